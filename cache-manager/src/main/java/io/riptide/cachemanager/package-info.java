@@ -1,0 +1,2 @@
+/** The cache-manager agent; built by its own issue on top of the overlay (see the issue tracker). */
+package io.riptide.cachemanager;

@@ -1,0 +1,50 @@
+package io.riptide.core.wire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+/**
+ * The node-to-node frame: {@code u32 length | u8 version | body}, where the length counts the
+ * version byte and the body. Lengths above the configured maximum are refused before any byte of
+ * the body is buffered.
+ */
+public final class Frames {
+    /** The wire version this build speaks. Bumped on any incompatible change to a message. */
+    public static final int VERSION = 1;
+    /** Bytes before the body: the length and the version. */
+    public static final int HEADER_BYTES = 5;
+    /** Default largest frame accepted: generous for replicas, small enough to bound memory per peer. */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+    private Frames() {
+    }
+
+    /** Encodes {@code message} as one complete frame. The caller owns (and must release) the result. */
+    public static ByteBuf encode(MessageCodec codec, WireMessage message, ByteBufAllocator alloc) {
+        ByteBuf out = alloc.buffer();
+        try {
+            out.writeInt(0).writeByte(VERSION);
+            codec.encodeBody(message, out);
+            out.setInt(0, out.readableBytes() - 4);
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
+    }
+
+    /**
+     * Decodes the frame content after the length field (version and body). Does not release
+     * {@code frame}.
+     */
+    public static WireMessage decode(MessageCodec codec, ByteBuf frame) throws WireException {
+        if (!frame.isReadable()) {
+            throw new WireException("empty frame");
+        }
+        int version = frame.readUnsignedByte();
+        if (version != VERSION) {
+            throw new WireException("unsupported wire version " + version + " (this node speaks " + VERSION + ")");
+        }
+        return codec.decodeBody(frame);
+    }
+}
