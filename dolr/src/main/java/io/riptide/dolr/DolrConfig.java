@@ -1,0 +1,103 @@
+package io.riptide.dolr;
+
+import java.time.Duration;
+
+/**
+ * Every tunable of an overlay node: sizes of its routing state, timer periods, timeouts and
+ * bounds. {@link #defaults()} suits real deployments; the simulator uses the same values unless a
+ * scenario says otherwise.
+ *
+ * @param leafSetHalf        leaf-set members kept on each side of the node's ID
+ * @param slotCandidates     candidates kept per routing-table slot: the lowest-RTT one routes, the rest are backups
+ * @param localNeighbours    nearest nodes (by RTT) whose Bloom filters this node consults
+ * @param heartbeatInterval  how often leaf-set members exchange leaf sets (doubles as keep-alive)
+ * @param failAfter          silence after which a leaf-set member is declared failed
+ * @param tableCheckInterval how often routing-table entries not heard from are pinged (the lease)
+ * @param maintenanceInterval how often the node asks a neighbour for a routing-table row or its
+ *                           neighbours, to find closer candidates (proximity neighbour selection)
+ * @param hopTimeoutFloor    least time to wait for a hop's acknowledgement before routing around the hop
+ * @param hopRetries         alternative next hops tried before a routed message is given up
+ * @param pointerTtl         lifetime of an object pointer unless refreshed
+ * @param republishInterval  how often replicas re-publish their pointers
+ * @param pointerReplicas    leaf-set neighbours on each side of a root that keep copies of its pointers
+ * @param bloomEnabled       consult attenuated Bloom filters before deterministic location
+ * @param bloomLevels        depth of the attenuated Bloom filters (level 0 is the node itself)
+ * @param bloomBits          bits per Bloom filter level
+ * @param bloomHashes        hash functions per Bloom filter
+ * @param bloomRefresh       how often filters are pulled from local neighbours (stale bits age out then)
+ * @param locateDeadline     how long a requester waits for a located object before failing
+ * @param defaultTtl         default hop budget of a locate
+ * @param maxReplicaBytes    bound of the per-node replica store, in bytes
+ * @param maxReplicas        bound of the per-node replica store, in objects
+ * @param maxPointers        bound of the pointers one node keeps for others
+ * @param maxProbesInFlight  RTT probes outstanding at once
+ * @param maxProbeQueue      RTT probes waiting; further candidates are dropped
+ * @param joinTimeout        how long to wait for the root's answer before retrying a join
+ */
+public record DolrConfig(
+        int leafSetHalf,
+        int slotCandidates,
+        int localNeighbours,
+        Duration heartbeatInterval,
+        Duration failAfter,
+        Duration tableCheckInterval,
+        Duration maintenanceInterval,
+        Duration hopTimeoutFloor,
+        int hopRetries,
+        Duration pointerTtl,
+        Duration republishInterval,
+        int pointerReplicas,
+        boolean bloomEnabled,
+        int bloomLevels,
+        int bloomBits,
+        int bloomHashes,
+        Duration bloomRefresh,
+        Duration locateDeadline,
+        int defaultTtl,
+        long maxReplicaBytes,
+        int maxReplicas,
+        int maxPointers,
+        int maxProbesInFlight,
+        int maxProbeQueue,
+        Duration joinTimeout) {
+
+    public DolrConfig {
+        if (leafSetHalf < 1 || slotCandidates < 1 || localNeighbours < 0 || bloomLevels < 1
+                || bloomBits < 64 || bloomBits % 64 != 0 || bloomHashes < 1 || hopRetries < 0
+                || maxReplicas < 1 || maxPointers < 1 || maxProbesInFlight < 1 || defaultTtl < 1) {
+            throw new IllegalArgumentException("invalid overlay configuration: " + this);
+        }
+    }
+
+    /** Defaults for a real deployment. */
+    public static DolrConfig defaults() {
+        return new DolrConfig(
+                8, 3, 12,
+                Duration.ofSeconds(2), Duration.ofSeconds(7), Duration.ofSeconds(15), Duration.ofSeconds(10),
+                Duration.ofMillis(400), 3,
+                Duration.ofSeconds(180), Duration.ofSeconds(60), 2,
+                true, 3, 2048, 4, Duration.ofSeconds(10),
+                Duration.ofSeconds(3), 16,
+                256L * 1024 * 1024, 100_000, 1_000_000,
+                32, 1024,
+                Duration.ofSeconds(5));
+    }
+
+    /** A copy with Bloom filters switched on or off. */
+    public DolrConfig withBloom(boolean enabled) {
+        return new DolrConfig(leafSetHalf, slotCandidates, localNeighbours, heartbeatInterval, failAfter,
+                tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
+                republishInterval, pointerReplicas, enabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
+                locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
+                maxProbeQueue, joinTimeout);
+    }
+
+    /** A copy with other maintenance periods (heartbeat, failure detection, table lease, proximity gossip). */
+    public DolrConfig withMaintenance(Duration heartbeat, Duration fail, Duration tableCheck, Duration maintenance) {
+        return new DolrConfig(leafSetHalf, slotCandidates, localNeighbours, heartbeat, fail,
+                tableCheck, maintenance, hopTimeoutFloor, hopRetries, pointerTtl,
+                republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
+                locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
+                maxProbeQueue, joinTimeout);
+    }
+}

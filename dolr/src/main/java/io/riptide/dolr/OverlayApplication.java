@@ -1,0 +1,34 @@
+package io.riptide.dolr;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.location.ObjectHandler;
+
+/**
+ * The upcalls an agent running on an overlay node receives, after the common API for structured
+ * overlays: {@code deliver} at a key's root, {@code forward} at each hop on the way, requests for
+ * objects this node holds, and messages sent to it directly.
+ */
+public interface OverlayApplication extends ObjectHandler {
+    /** A message routed with {@link OverlayNode#route} arrived at the root of {@code key}: this node. */
+    default void deliver(Id key, WireMessage payload, NodeHandle origin, int hops) {
+    }
+
+    /** A routed message passes this node toward {@code key}; return false to stop it here. */
+    default boolean forward(Id key, WireMessage payload, NodeHandle origin, int hops) {
+        return true;
+    }
+
+    @Override
+    default void deliverToObject(Id guid, WireMessage payload, NodeHandle requester, long requestId, int hops) {
+    }
+
+    /** A message for the application sent straight to this node (for example an answer to a request). */
+    default void onMessage(NodeHandle from, WireMessage message) {
+    }
+
+    /** An application that does nothing: a plain storage and routing node. */
+    OverlayApplication NONE = new OverlayApplication() {
+    };
+}

@@ -1,0 +1,340 @@
+package io.riptide.dolr;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.runtime.MessageHandler;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.bloom.BloomMessages.BloomAd;
+import io.riptide.dolr.bloom.BloomMessages.BloomPull;
+import io.riptide.dolr.bloom.LocalArea;
+import io.riptide.dolr.location.LocateResult;
+import io.riptide.dolr.location.Location;
+import io.riptide.dolr.location.LocationMessages.Found;
+import io.riptide.dolr.location.LocationMessages.Locate;
+import io.riptide.dolr.location.LocationMessages.LocateFailed;
+import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
+import io.riptide.dolr.location.LocationMessages.PointerCopy;
+import io.riptide.dolr.location.LocationMessages.Publish;
+import io.riptide.dolr.location.LocationMessages.WhereIs;
+import io.riptide.dolr.location.PointerStore;
+import io.riptide.dolr.membership.Membership;
+import io.riptide.dolr.membership.MembershipListener;
+import io.riptide.dolr.membership.MembershipMessages.Announce;
+import io.riptide.dolr.membership.MembershipMessages.Join;
+import io.riptide.dolr.membership.MembershipMessages.JoinRequest;
+import io.riptide.dolr.membership.MembershipMessages.JoinState;
+import io.riptide.dolr.membership.MembershipMessages.LeafSetGossip;
+import io.riptide.dolr.membership.MembershipMessages.Ping;
+import io.riptide.dolr.membership.MembershipMessages.Pong;
+import io.riptide.dolr.membership.MembershipMessages.RowReply;
+import io.riptide.dolr.membership.MembershipMessages.RowRequest;
+import io.riptide.dolr.membership.Prober;
+import io.riptide.dolr.placement.PlaceResult;
+import io.riptide.dolr.placement.Placement;
+import io.riptide.dolr.placement.PlacementMessages.FetchReplica;
+import io.riptide.dolr.placement.PlacementMessages.Place;
+import io.riptide.dolr.placement.PlacementMessages.Placed;
+import io.riptide.dolr.placement.PlacementMessages.ReplicaData;
+import io.riptide.dolr.routing.HopSender;
+import io.riptide.dolr.routing.LeafSet;
+import io.riptide.dolr.routing.PeerTable;
+import io.riptide.dolr.routing.RouteForwarder;
+import io.riptide.dolr.routing.RouteHandler;
+import io.riptide.dolr.routing.Router;
+import io.riptide.dolr.routing.RoutingMessages.Hop;
+import io.riptide.dolr.routing.RoutingMessages.HopAck;
+import io.riptide.dolr.routing.RoutingMessages.Routed;
+import io.riptide.dolr.routing.RoutingTable;
+import io.riptide.dolr.store.ReplicaStore;
+import java.util.function.Consumer;
+
+/**
+ * One overlay node: the DOLR's public face. Routing ({@link #route}), location ({@link #publish},
+ * {@link #locate}, {@link #sendToObject}, {@link #anycast}), replica placement ({@link #place}) and a
+ * bounded replica store, over any {@link Env}, real or simulated. It wires the parts together and
+ * dispatches incoming messages to them; each part lives in its own package.
+ */
+public final class OverlayNode implements MessageHandler {
+    private final Env env;
+    private final DolrConfig config;
+    private final OverlayApplication app;
+    private final PeerTable peers;
+    private final RoutingTable table;
+    private final LeafSet leafSet;
+    private final HopSender hops;
+    private final RouteForwarder forwarder;
+    private final Prober prober;
+    private final Membership membership;
+    private final ReplicaStore store;
+    private final PointerStore pointers;
+    private final LocalArea localArea;
+    private final Location location;
+    private final Placement placement;
+    private long malformed;
+
+    public OverlayNode(Env env, DolrConfig config, OverlayApplication app) {
+        this.env = env;
+        this.config = config;
+        this.app = app;
+        NodeHandle self = env.self();
+        this.peers = new PeerTable(16_384);
+        this.table = new RoutingTable(self.id(), config.slotCandidates());
+        this.leafSet = new LeafSet(self.id(), config.leafSetHalf());
+        this.store = new ReplicaStore(config.maxReplicaBytes(), config.maxReplicas(), this::onEvicted);
+        this.pointers = new PointerStore(config.maxPointers());
+        this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
+                config.bloomHashes(), store::guids);
+        this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue());
+        // The hop sender and forwarder report suspects to membership, which is built after them.
+        Consumer<NodeHandle> suspect = peer -> membership().suspect(peer);
+        this.hops = new HopSender(env, peers, config.hopTimeoutFloor(), peer -> membership().learn(peer));
+        this.forwarder = new RouteForwarder(env, new Router(self, table, leafSet), peers, hops, config.hopRetries(), suspect);
+        this.location = new Location(env, config, forwarder, hops, pointers, store::contains, store::guids, localArea,
+                leafSet, peers, suspect, app);
+        this.membership = new Membership(env, config, table, leafSet, peers, prober, forwarder, new MembershipListener() {
+            @Override
+            public void onMeasured(NodeHandle peer, long rttNanos) {
+                localArea.offer(peer, rttNanos);
+            }
+
+            @Override
+            public void onFailed(NodeHandle peer) {
+                localArea.remove(peer.id());
+                location.onFailed(peer);
+            }
+
+            @Override
+            public void onLeafAdded(NodeHandle added) {
+                location.onLeafAdded(added);
+            }
+
+            @Override
+            public void onJoined() {
+                location.start();
+                localArea.start(config.bloomRefresh());
+            }
+        }, localArea::neighbours);
+        this.placement = new Placement(env, forwarder, store,
+                (guid, done) -> location.locate(guid, new WhereIs(), config.defaultTtl(), true, done),
+                location::publish, config.locateDeadline().multipliedBy(2));
+        forwarder.handle(Join.class, membership);
+        forwarder.handle(Publish.class, location.publishHandler());
+        forwarder.handle(Locate.class, location.locateHandler());
+        forwarder.handle(Place.class, placement);
+        forwarder.fallback(new RouteHandler() {
+            @Override
+            public boolean onHop(Routed m, boolean atRoot) {
+                return atRoot || app.forward(m.key(), m.payload(), m.origin(), m.hops());
+            }
+
+            @Override
+            public void onRoot(Routed m) {
+                app.deliver(m.key(), m.payload(), m.origin(), m.hops());
+            }
+        });
+    }
+
+    private Membership membership() {
+        return membership;
+    }
+
+    // ---- lifecycle -----------------------------------------------------------------------------
+
+    /** Starts a new overlay with this node as its only member. */
+    public void startAlone() {
+        membership.startAlone();
+    }
+
+    /** Joins the overlay through the node at {@code bootstrap}; {@link #isJoined()} turns true when done. */
+    public void join(NodeAddress bootstrap) {
+        membership.join(bootstrap);
+    }
+
+    public boolean isJoined() {
+        return membership.isJoined();
+    }
+
+    // ---- the common API ------------------------------------------------------------------------
+
+    /** Routes {@code payload} to the root of {@code key}, where the application's {@code deliver} gets it. */
+    public void route(Id key, WireMessage payload) {
+        forwarder.route(new Routed(key, env.self(), 0, 0, payload));
+    }
+
+    /** Announces a replica of {@code guid} held here (see {@link #storeReplica}). */
+    public void publish(Id guid) {
+        location.publish(guid);
+    }
+
+    /** Withdraws this node's pointers for {@code guid}. */
+    public void unpublish(Id guid) {
+        location.unpublish(guid);
+    }
+
+    /** Stores {@code data} as a replica of {@code guid} here and publishes it. Returns false if it does not fit. */
+    public boolean storeReplica(Id guid, byte[] data) {
+        if (!store.put(guid, data)) {
+            return false;
+        }
+        location.publish(guid);
+        return true;
+    }
+
+    /** Drops the replica of {@code guid} held here and withdraws its pointers. */
+    public void dropReplica(Id guid) {
+        if (store.remove(guid)) {
+            location.unpublish(guid);
+        }
+    }
+
+    private void onEvicted(Id guid) {
+        location.unpublish(guid);
+    }
+
+    /** Finds the nearest replica of {@code guid} within {@code ttl} hops, consulting Bloom filters first if {@code useBloom}. */
+    public void locate(Id guid, int ttl, boolean useBloom, Consumer<LocateResult> done) {
+        location.locate(guid, new WhereIs(), ttl, useBloom, done);
+    }
+
+    /** Hands {@code payload} to the nearest replica of {@code guid}; the replica's application answers the requester directly. */
+    public void sendToObject(Id guid, WireMessage payload, int ttl, Consumer<LocateResult> done) {
+        location.locate(guid, payload, ttl, true, done);
+    }
+
+    /** Sends {@code payload} to the nearest node that published the service GUID {@code service}. */
+    public void anycast(Id service, WireMessage payload, int ttl, Consumer<LocateResult> done) {
+        location.locate(service, payload, ttl, true, done);
+    }
+
+    /** Creates a replica of {@code guid} {@code climb} hops up its routing tree from here. */
+    public void place(Id guid, int climb, Consumer<PlaceResult> done) {
+        placement.place(guid, climb, done);
+    }
+
+    /** Sends an application message straight to another node. */
+    public void send(NodeAddress to, WireMessage message) {
+        env.send(to, message);
+    }
+
+    // ---- incoming messages ---------------------------------------------------------------------
+
+    @Override
+    public void onMessage(NodeHandle from, WireMessage message) {
+        if (message instanceof Hop hop) {
+            env.send(from.address(), new HopAck(hop.hopId()));
+            dispatch(from, hop.inner(), true);
+        } else {
+            dispatch(from, message, false);
+        }
+    }
+
+    private void dispatch(NodeHandle from, WireMessage m, boolean viaHop) {
+        peers.heard(from, env.nowNanos());
+        if (viaHop && m instanceof Routed routed) {
+            forwarder.route(routed);
+        } else if (viaHop && m instanceof Locate locate) {
+            location.onDirectLocate(locate, from);
+        } else if (viaHop && m instanceof ObjectDelivery delivery) {
+            location.onDelivery(delivery);
+        } else if (m instanceof HopAck ack) {
+            hops.onAck(from, ack);
+        } else if (m instanceof Ping ping) {
+            membership.onPing(from, ping);
+        } else if (m instanceof Pong pong) {
+            membership.onPong(from, pong);
+        } else if (m instanceof LeafSetGossip gossip) {
+            membership.onLeafSetGossip(from, gossip);
+        } else if (m instanceof JoinRequest request) {
+            membership.onJoinRequest(from, request);
+        } else if (m instanceof JoinState state) {
+            membership.onJoinState(from, state);
+        } else if (m instanceof Announce) {
+            membership.onAnnounce(from);
+        } else if (m instanceof RowRequest request) {
+            membership.onRowRequest(from, request);
+        } else if (m instanceof RowReply reply) {
+            membership.onRowReply(from, reply);
+        } else if (m instanceof Found found) {
+            location.onFound(from, found);
+        } else if (m instanceof LocateFailed failed) {
+            location.onLocateFailed(failed);
+        } else if (m instanceof PointerCopy copy) {
+            location.onPointerCopy(copy);
+        } else if (m instanceof BloomPull) {
+            localArea.onPull(from);
+        } else if (m instanceof BloomAd ad) {
+            localArea.onAd(from, ad);
+        } else if (m instanceof FetchReplica fetch) {
+            placement.onFetch(from, fetch);
+        } else if (m instanceof ReplicaData data) {
+            placement.onReplicaData(data);
+        } else if (m instanceof Placed placed) {
+            placement.onPlaced(from, placed);
+        } else if (m instanceof Routed || m instanceof Locate || m instanceof ObjectDelivery || m instanceof Hop) {
+            malformed++; // overlay messages that must come wrapped in a hop
+        } else {
+            app.onMessage(from, m);
+        }
+    }
+
+    // ---- introspection (status pages, tests, the simulator) ----------------------------------------
+
+    public NodeHandle self() {
+        return env.self();
+    }
+
+    public DolrConfig config() {
+        return config;
+    }
+
+    public LeafSet leafSet() {
+        return leafSet;
+    }
+
+    public RoutingTable routingTable() {
+        return table;
+    }
+
+    public PeerTable peers() {
+        return peers;
+    }
+
+    public ReplicaStore replicas() {
+        return store;
+    }
+
+    public PointerStore pointers() {
+        return pointers;
+    }
+
+    public LocalArea localArea() {
+        return localArea;
+    }
+
+    /** Where this node would send a message for {@code key} next (null: it is the root). */
+    public NodeHandle nextHop(Id key) {
+        return forwarder.nextHop(key);
+    }
+
+    /** Messages that arrived in the wrong form and were ignored. */
+    public long malformed() {
+        return malformed;
+    }
+
+    /** Routed messages given up after every retry. */
+    public long routesDropped() {
+        return forwarder.dropped();
+    }
+
+    /** Peers this node has declared failed. */
+    public long failuresDetected() {
+        return membership.failures();
+    }
+
+    /** Pings sent to measure or check peers. */
+    public long probesSent() {
+        return prober.probesSent();
+    }
+}

@@ -1,0 +1,386 @@
+package io.riptide.dolr.location;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Cancellable;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.bloom.LocalArea;
+import io.riptide.dolr.location.LocationMessages.FailureReason;
+import io.riptide.dolr.location.LocationMessages.Found;
+import io.riptide.dolr.location.LocationMessages.Locate;
+import io.riptide.dolr.location.LocationMessages.LocateFailed;
+import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
+import io.riptide.dolr.location.LocationMessages.PointerCopy;
+import io.riptide.dolr.location.LocationMessages.PointerRecord;
+import io.riptide.dolr.location.LocationMessages.Publish;
+import io.riptide.dolr.location.LocationMessages.WhereIs;
+import io.riptide.dolr.location.PointerStore.Pointer;
+import io.riptide.dolr.routing.HopSender;
+import io.riptide.dolr.routing.LeafSet;
+import io.riptide.dolr.routing.PeerTable;
+import io.riptide.dolr.routing.RouteForwarder;
+import io.riptide.dolr.routing.RouteHandler;
+import io.riptide.dolr.routing.RoutingMessages.Routed;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Tapestry-style object location. Publishing routes toward the GUID's root and leaves a pointer at
+ * every hop (the root also copies it to its nearest leaf-set neighbours, so a root's failure loses
+ * nothing). Locating first asks the local area's Bloom filters, then routes toward the root until the
+ * first pointer, which sends the request to the nearest replica; the replica answers the requester
+ * directly. A spent hop budget or a root without pointers fails fast.
+ */
+public final class Location {
+    private final Env env;
+    private final DolrConfig config;
+    private final RouteForwarder forwarder;
+    private final HopSender hops;
+    private final PointerStore pointers;
+    private final Predicate<Id> holdsReplica;
+    private final Supplier<List<Id>> replicas;
+    private final LocalArea area;
+    private final LeafSet leafSet;
+    private final PeerTable peers;
+    private final Consumer<NodeHandle> onSuspect;
+    private final ObjectHandler objects;
+    private final Map<Long, Pending> pending = new HashMap<>();
+    private long nextRequest;
+    private long located;
+    private long failedLocates;
+
+    private record Pending(Id guid, long startedAt, Consumer<LocateResult> done, Cancellable deadline) {
+    }
+
+    public Location(Env env, DolrConfig config, RouteForwarder forwarder, HopSender hops, PointerStore pointers,
+                    Predicate<Id> holdsReplica, Supplier<List<Id>> replicas, LocalArea area, LeafSet leafSet,
+                    PeerTable peers, Consumer<NodeHandle> onSuspect, ObjectHandler objects) {
+        this.env = env;
+        this.config = config;
+        this.forwarder = forwarder;
+        this.hops = hops;
+        this.pointers = pointers;
+        this.holdsReplica = holdsReplica;
+        this.replicas = replicas;
+        this.area = area;
+        this.leafSet = leafSet;
+        this.peers = peers;
+        this.onSuspect = onSuspect;
+        this.objects = objects;
+    }
+
+    /** Starts republishing this node's replicas and expiring stale pointers. */
+    public void start() {
+        periodic(config.republishInterval(), () -> replicas.get().forEach(this::publish));
+        periodic(config.pointerTtl().dividedBy(4), () -> pointers.expire(env.nowNanos()));
+    }
+
+    private void periodic(Duration period, Runnable task) {
+        long first = 1 + (long) (env.random().nextDouble() * period.toNanos());
+        env.schedule(Duration.ofNanos(first), new Runnable() {
+            @Override
+            public void run() {
+                task.run();
+                env.schedule(period, this);
+            }
+        });
+    }
+
+    // ---- publishing ----------------------------------------------------------------------------
+
+    /** Announces that this node holds a replica of {@code guid}. */
+    public void publish(Id guid) {
+        forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), false)));
+    }
+
+    /** Withdraws this node's pointers for {@code guid}. */
+    public void unpublish(Id guid) {
+        forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), true)));
+    }
+
+    /** Route handler for {@link Publish}: a pointer at every hop, copies at the root. */
+    public RouteHandler publishHandler() {
+        return new RouteHandler() {
+            @Override
+            public boolean onHop(Routed message, boolean atRoot) {
+                Publish p = (Publish) message.payload();
+                if (p.withdraw()) {
+                    pointers.remove(p.guid(), p.replica().id());
+                } else {
+                    pointers.put(p.guid(), p.replica(), message.pathNanos(), env.nowNanos() + config.pointerTtl().toNanos());
+                }
+                return true;
+            }
+
+            @Override
+            public void onRoot(Routed message) {
+                Publish p = (Publish) message.payload();
+                long remaining = p.withdraw() ? 0 : config.pointerTtl().toMillis();
+                PointerCopy copy = new PointerCopy(List.of(new PointerRecord(p.guid(), p.replica(), message.pathNanos(), remaining)));
+                for (NodeHandle n : rootSetNeighbours()) {
+                    env.send(n.address(), copy);
+                }
+            }
+        };
+    }
+
+    private List<NodeHandle> rootSetNeighbours() {
+        List<NodeHandle> out = new ArrayList<>();
+        List<NodeHandle> left = leafSet.left();
+        List<NodeHandle> right = leafSet.right();
+        for (int i = 0; i < config.pointerReplicas(); i++) {
+            if (i < left.size() && !out.contains(left.get(i))) {
+                out.add(left.get(i));
+            }
+            if (i < right.size() && !out.contains(right.get(i))) {
+                out.add(right.get(i));
+            }
+        }
+        return out;
+    }
+
+    /** Pointers copied from a root (or handed over on a leaf-set change). */
+    public void onPointerCopy(PointerCopy copy) {
+        long now = env.nowNanos();
+        for (PointerRecord r : copy.pointers()) {
+            if (r.remainingMillis() <= 0) {
+                pointers.remove(r.guid(), r.replica().id());
+            } else {
+                long ttl = Math.min(r.remainingMillis(), config.pointerTtl().toMillis());
+                pointers.put(r.guid(), r.replica(), r.distanceNanos(), now + ttl * 1_000_000L);
+            }
+        }
+    }
+
+    /**
+     * A node joined this node's leaf set: hand it the pointers of objects whose root set (the root and
+     * its nearest neighbours) now includes it, so location survives the root's failure.
+     */
+    public void onLeafAdded(NodeHandle added) {
+        long now = env.nowNanos();
+        List<PointerRecord> handover = new ArrayList<>();
+        List<NodeHandle> known = new ArrayList<>(leafSet.members());
+        known.add(env.self());
+        int setSize = 2 * config.pointerReplicas() + 1;
+        for (Id guid : pointers.guids()) {
+            known.sort(Comparator.comparing((NodeHandle h) -> h.id().ringDistance(guid)).thenComparing(NodeHandle::id));
+            List<NodeHandle> rootSet = known.subList(0, Math.min(setSize, known.size()));
+            if (rootSet.contains(added) && rootSet.contains(env.self())) {
+                for (Pointer p : pointers.lookup(guid, now)) {
+                    handover.add(new PointerRecord(guid, p.replica(), p.distanceNanos(), (p.expiresAt() - now) / 1_000_000L));
+                    if (handover.size() == LocationMessages.MAX_POINTERS) {
+                        env.send(added.address(), new PointerCopy(handover));
+                        handover = new ArrayList<>();
+                    }
+                }
+            }
+        }
+        if (!handover.isEmpty()) {
+            env.send(added.address(), new PointerCopy(handover));
+        }
+    }
+
+    /** A peer failed: its replicas are gone. */
+    public void onFailed(NodeHandle peer) {
+        pointers.removeNode(peer.id());
+    }
+
+    // ---- locating ------------------------------------------------------------------------------
+
+    /**
+     * Finds a replica of {@code guid} within {@code ttl} hops and hands it {@code payload}
+     * ({@link WhereIs} to just find it); {@code done} hears which replica answered, or why none did.
+     */
+    public void locate(Id guid, WireMessage payload, int ttl, boolean useBloom, Consumer<LocateResult> done) {
+        long id = ++nextRequest;
+        long start = env.nowNanos();
+        Cancellable deadline = env.schedule(config.locateDeadline(), () -> finish(id, null, FailureReason.TIMEOUT, -1));
+        pending.put(id, new Pending(guid, start, done, deadline));
+        int bloom = useBloom && config.bloomEnabled() ? config.bloomLevels() - 1 : 0;
+        Locate request = new Locate(guid, env.self(), id, ttl, 0, bloom, payload);
+        onDirectLocate(request, null);
+    }
+
+    private void finish(long requestId, NodeHandle replica, FailureReason failure, int hopCount) {
+        Pending p = pending.remove(requestId);
+        if (p == null) {
+            return;
+        }
+        p.deadline().cancel();
+        if (replica != null) {
+            located++;
+        } else {
+            failedLocates++;
+        }
+        p.done().accept(new LocateResult(p.guid(), replica, failure, hopCount, env.nowNanos() - p.startedAt()));
+    }
+
+    /** A replica's answer. */
+    public void onFound(NodeHandle from, Found found) {
+        finish(found.requestId(), from, null, found.hops());
+    }
+
+    /** A fast failure. */
+    public void onLocateFailed(LocateFailed failed) {
+        finish(failed.requestId(), null, failed.reason(), failed.hops());
+    }
+
+    /**
+     * A locate at this node outside deterministic routing: just issued here, or sent here because
+     * this node's Bloom filter (as its neighbour saw it) claimed the object. {@code from} is the
+     * neighbour that sent it, or null.
+     */
+    public void onDirectLocate(Locate request, NodeHandle from) {
+        if (holdsReplica.test(request.guid())) {
+            deliverHere(request);
+            return;
+        }
+        if (request.bloomHops() > 0 && request.hops() < request.ttl()) {
+            Id requester = request.requester().id();
+            List<LocalArea.Match> matches = area.matches(request.guid(), request.bloomHops(),
+                    id -> id.equals(requester) || (from != null && id.equals(from.id())) || peers.isDead(id, env.nowNanos()));
+            if (!matches.isEmpty()) {
+                tryBloom(request, matches, 0);
+                return;
+            }
+        }
+        routeOn(request);
+    }
+
+    private void tryBloom(Locate request, List<LocalArea.Match> matches, int index) {
+        if (index >= matches.size() || index >= 2) {
+            routeOn(request);
+            return;
+        }
+        LocalArea.Match m = matches.get(index);
+        hops.send(m.neighbour(), request.step(m.level() - 1), () -> {
+            onSuspect.accept(m.neighbour());
+            tryBloom(request, matches, index + 1);
+        });
+    }
+
+    private void routeOn(Locate request) {
+        Locate deterministic = request.atHops(request.hops());
+        forwarder.route(new Routed(request.guid(), env.self(), request.hops(), 0, deterministic));
+    }
+
+    /** Route handler for {@link Locate}: stop at the first pointer, fail fast at the root or when the budget is spent. */
+    public RouteHandler locateHandler() {
+        return new RouteHandler() {
+            @Override
+            public boolean onHop(Routed message, boolean atRoot) {
+                Locate request = ((Locate) message.payload()).atHops(message.hops());
+                if (holdsReplica.test(request.guid())) {
+                    deliverHere(request);
+                    return false;
+                }
+                List<Pointer> found = livePointers(request.guid());
+                if (!found.isEmpty()) {
+                    followPointers(request, found, 0);
+                    return false;
+                }
+                if (atRoot) {
+                    fail(request, FailureReason.NOT_FOUND);
+                    return false;
+                }
+                if (request.hops() + 1 > request.ttl()) {
+                    fail(request, FailureReason.TTL_EXPIRED);
+                    return false;
+                }
+                return true;
+            }
+
+            @Override
+            public void onRoot(Routed message) {
+                onHop(message, true);
+            }
+        };
+    }
+
+    private List<Pointer> livePointers(Id guid) {
+        long now = env.nowNanos();
+        List<Pointer> out = new ArrayList<>();
+        for (Pointer p : pointers.lookup(guid, now)) {
+            if (p.replica().id().equals(env.self().id())) {
+                pointers.remove(guid, p.replica().id()); // our own, but the replica is gone
+            } else if (!peers.isDead(p.replica().id(), now)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    private void followPointers(Locate request, List<Pointer> found, int index) {
+        if (index >= found.size()) {
+            routeOn(request);
+            return;
+        }
+        if (request.hops() + 1 > request.ttl()) {
+            fail(request, FailureReason.TTL_EXPIRED);
+            return;
+        }
+        NodeHandle replica = found.get(index).replica();
+        hops.send(replica, new ObjectDelivery(request.step(0)), () -> {
+            pointers.remove(request.guid(), replica.id());
+            onSuspect.accept(replica);
+            followPointers(request, found, index + 1);
+        });
+    }
+
+    /** A located request reached the node a pointer named. */
+    public void onDelivery(ObjectDelivery delivery) {
+        Locate request = delivery.request();
+        if (holdsReplica.test(request.guid())) {
+            deliverHere(request);
+        } else {
+            // The pointer was stale: this node no longer holds the object. Keep looking.
+            routeOn(request);
+        }
+    }
+
+    private void deliverHere(Locate request) {
+        NodeHandle requester = request.requester();
+        Found found = new Found(request.requestId(), request.guid(), request.hops());
+        if (requester.id().equals(env.self().id())) {
+            onFound(env.self(), found);
+        } else {
+            env.send(requester.address(), found);
+        }
+        if (!(request.payload() instanceof WhereIs)) {
+            objects.deliverToObject(request.guid(), request.payload(), requester, request.requestId(), request.hops());
+        }
+    }
+
+    private void fail(Locate request, FailureReason reason) {
+        LocateFailed failed = new LocateFailed(request.requestId(), request.guid(), reason, request.hops());
+        if (request.requester().id().equals(env.self().id())) {
+            onLocateFailed(failed);
+        } else {
+            env.send(request.requester().address(), failed);
+        }
+    }
+
+    /** Locates answered by a replica. */
+    public long located() {
+        return located;
+    }
+
+    /** Locates that failed (not found, budget spent, or timed out). */
+    public long failedLocates() {
+        return failedLocates;
+    }
+
+    /** Locates still waiting. */
+    public int inFlight() {
+        return pending.size();
+    }
+}

@@ -1,0 +1,118 @@
+package io.riptide.dolr.location;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.core.wire.WireReader;
+import io.riptide.core.wire.WireWriter;
+import java.util.List;
+
+/** The messages of object location: publishing pointers, locating replicas, and their answers. */
+public final class LocationMessages {
+    /** Most pointers one copy message may carry. */
+    public static final int MAX_POINTERS = 4096;
+
+    private LocationMessages() {
+    }
+
+    /** Routed toward {@code guid}'s root; leaves (or, when {@code withdraw}, removes) a pointer at every hop. */
+    public record Publish(Id guid, NodeHandle replica, boolean withdraw) implements WireMessage {
+    }
+
+    /**
+     * A request for the object {@code guid} on its way to a replica: routed toward the root until a
+     * pointer is found, or sent directly to a neighbour whose Bloom filter claims the object
+     * ({@code bloomHops} further such steps allowed). {@code hops} counts overlay hops so far and may
+     * not pass {@code ttl}. {@code payload} is for the replica's application ({@link WhereIs} to
+     * only find it).
+     */
+    public record Locate(Id guid, NodeHandle requester, long requestId, int ttl, int hops, int bloomHops,
+                         WireMessage payload) implements WireMessage {
+        /** The same request one hop further with {@code bloom} Bloom steps left. */
+        public Locate step(int bloom) {
+            return new Locate(guid, requester, requestId, ttl, hops + 1, bloom, payload);
+        }
+
+        /** The same request having taken {@code totalHops} hops. */
+        public Locate atHops(int totalHops) {
+            return new Locate(guid, requester, requestId, ttl, totalHops, 0, payload);
+        }
+    }
+
+    /** A located request handed to the node holding the replica. */
+    public record ObjectDelivery(Locate request) implements WireMessage {
+    }
+
+    /** A replica's direct answer to the requester: found here, after {@code hops} hops. */
+    public record Found(long requestId, Id guid, int hops) implements WireMessage {
+    }
+
+    /** Why a locate failed. */
+    public enum FailureReason {
+        /** The root holds no pointer: no replica is published. */
+        NOT_FOUND,
+        /** The hop budget ran out before a replica was reached. */
+        TTL_EXPIRED,
+        /** No answer before the requester's deadline. */
+        TIMEOUT
+    }
+
+    /** A fast failure sent to the requester. */
+    public record LocateFailed(long requestId, Id guid, FailureReason reason, int hops) implements WireMessage {
+    }
+
+    /** The payload of a plain locate: the replica only answers {@link Found}. */
+    public record WhereIs() implements WireMessage {
+    }
+
+    /** One object pointer as copied between nodes. */
+    public record PointerRecord(Id guid, NodeHandle replica, long distanceNanos, long remainingMillis) {
+    }
+
+    /** Pointers handed to a node that is (or becomes) one of the roots of their objects. */
+    public record PointerCopy(List<PointerRecord> pointers) implements WireMessage {
+    }
+
+    private static void pointer(WireWriter out, PointerRecord p) {
+        out.id(p.guid()).handle(p.replica()).i64(p.distanceNanos()).i64(p.remainingMillis());
+    }
+
+    private static PointerRecord pointer(WireReader in) throws io.riptide.core.wire.WireException {
+        return new PointerRecord(in.id(), in.handle(), in.i64(), in.i64());
+    }
+
+    /** Registers these messages in {@code codec} (tags 30–49). */
+    public static void register(MessageCodec codec) {
+        codec.register(30, Publish.class, (m, out) -> out.id(m.guid()).handle(m.replica()).bool(m.withdraw()),
+                in -> new Publish(in.id(), in.handle(), in.bool()));
+        codec.register(31, Locate.class,
+                (m, out) -> out.id(m.guid()).handle(m.requester()).i64(m.requestId()).u16(m.ttl()).u16(m.hops())
+                        .u8(m.bloomHops()).message(codec, m.payload()),
+                in -> new Locate(in.id(), in.handle(), in.i64(), in.u16(), in.u16(), in.u8(), in.message(codec)));
+        codec.register(32, ObjectDelivery.class,
+                (m, out) -> out.message(codec, m.request()),
+                in -> {
+                    if (!(in.message(codec) instanceof Locate l)) {
+                        throw new io.riptide.core.wire.WireException("object delivery without a locate");
+                    }
+                    return new ObjectDelivery(l);
+                });
+        codec.register(33, Found.class, (m, out) -> out.i64(m.requestId()).id(m.guid()).u16(m.hops()),
+                in -> new Found(in.i64(), in.id(), in.u16()));
+        codec.register(34, LocateFailed.class,
+                (m, out) -> out.i64(m.requestId()).id(m.guid()).u8(m.reason().ordinal()).u16(m.hops()),
+                in -> {
+                    long id = in.i64();
+                    Id guid = in.id();
+                    int reason = in.u8();
+                    if (reason >= FailureReason.values().length) {
+                        throw new io.riptide.core.wire.WireException("unknown failure reason " + reason);
+                    }
+                    return new LocateFailed(id, guid, FailureReason.values()[reason], in.u16());
+                });
+        codec.register(35, WhereIs.class, (m, out) -> { }, in -> new WhereIs());
+        codec.register(36, PointerCopy.class, (m, out) -> out.list(m.pointers(), LocationMessages::pointer),
+                in -> new PointerCopy(in.list(MAX_POINTERS, LocationMessages::pointer)));
+    }
+}

@@ -1,0 +1,392 @@
+package io.riptide.dolr.membership;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Cancellable;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.membership.MembershipMessages.Announce;
+import io.riptide.dolr.membership.MembershipMessages.Join;
+import io.riptide.dolr.membership.MembershipMessages.JoinRequest;
+import io.riptide.dolr.membership.MembershipMessages.JoinState;
+import io.riptide.dolr.membership.MembershipMessages.LeafSetGossip;
+import io.riptide.dolr.membership.MembershipMessages.Ping;
+import io.riptide.dolr.membership.MembershipMessages.Pong;
+import io.riptide.dolr.membership.MembershipMessages.RowReply;
+import io.riptide.dolr.membership.MembershipMessages.RowRequest;
+import io.riptide.dolr.routing.LeafSet;
+import io.riptide.dolr.routing.PeerTable;
+import io.riptide.dolr.routing.RouteForwarder;
+import io.riptide.dolr.routing.RouteHandler;
+import io.riptide.dolr.routing.RoutingMessages.Routed;
+import io.riptide.dolr.routing.RoutingTable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Keeps a node in the overlay: joins through any known node, keeps the leaf set alive and
+ * consistent with heartbeats that carry leaf sets, leases routing-table entries, declares silent
+ * peers failed and repairs around them, and keeps looking for nearer routing-table candidates
+ * (proximity neighbour selection).
+ */
+public final class Membership implements RouteHandler {
+    private final Env env;
+    private final DolrConfig config;
+    private final RoutingTable table;
+    private final LeafSet leafSet;
+    private final PeerTable peers;
+    private final Prober prober;
+    private final RouteForwarder forwarder;
+    private final MembershipListener listener;
+    private final Supplier<List<NodeHandle>> localNeighbours;
+    private final Map<Id, Long> leafSince = new HashMap<>();
+    private boolean joined;
+    private NodeAddress bootstrap;
+    private Cancellable joinRetry;
+    private int joinAttempts;
+    private long failures;
+
+    public Membership(Env env, DolrConfig config, RoutingTable table, LeafSet leafSet, PeerTable peers, Prober prober,
+                      RouteForwarder forwarder, MembershipListener listener, Supplier<List<NodeHandle>> localNeighbours) {
+        this.env = env;
+        this.config = config;
+        this.table = table;
+        this.leafSet = leafSet;
+        this.peers = peers;
+        this.prober = prober;
+        this.forwarder = forwarder;
+        this.listener = listener;
+        this.localNeighbours = localNeighbours;
+    }
+
+    public boolean isJoined() {
+        return joined;
+    }
+
+    /** Peers declared failed so far. */
+    public long failures() {
+        return failures;
+    }
+
+    /** Starts a new overlay with this node alone in it. */
+    public void startAlone() {
+        becomeJoined();
+    }
+
+    /** Joins the overlay that the node at {@code bootstrapAddress} belongs to; retries until it succeeds. */
+    public void join(NodeAddress bootstrapAddress) {
+        this.bootstrap = bootstrapAddress;
+        sendJoinRequest();
+    }
+
+    private void sendJoinRequest() {
+        if (joined) {
+            return;
+        }
+        joinAttempts++;
+        env.send(bootstrap, new JoinRequest(env.self()));
+        joinRetry = env.schedule(config.joinTimeout(), this::sendJoinRequest);
+    }
+
+    /** How many join requests this node has sent. */
+    public int joinAttempts() {
+        return joinAttempts;
+    }
+
+    private void becomeJoined() {
+        if (joined) {
+            return;
+        }
+        joined = true;
+        if (joinRetry != null) {
+            joinRetry.cancel();
+        }
+        for (NodeHandle member : leafSet.members()) {
+            env.send(member.address(), new Announce());
+        }
+        startTimers();
+        listener.onJoined();
+    }
+
+    private void startTimers() {
+        periodic(config.heartbeatInterval(), this::heartbeat);
+        periodic(config.tableCheckInterval(), this::checkTable);
+        periodic(config.maintenanceInterval(), this::maintain);
+    }
+
+    private void periodic(Duration period, Runnable task) {
+        // A random first delay keeps the nodes of an overlay from ticking in step.
+        long first = 1 + (long) (env.random().nextDouble() * period.toNanos());
+        env.schedule(Duration.ofNanos(first), new Runnable() {
+            @Override
+            public void run() {
+                task.run();
+                env.schedule(period, this);
+            }
+        });
+    }
+
+    // ---- joining -------------------------------------------------------------------------------
+
+    /** A new node asks this one to route its join. */
+    public void onJoinRequest(NodeHandle from, JoinRequest request) {
+        if (!joined || !request.joiner().id().equals(from.id())) {
+            return;
+        }
+        forwarder.route(new Routed(request.joiner().id(), request.joiner(), 0, 0, new Join(request.joiner())));
+    }
+
+    @Override
+    public boolean onHop(Routed message, boolean atRoot) {
+        NodeHandle joiner = ((Join) message.payload()).joiner();
+        if (joiner.id().equals(env.self().id())) {
+            return false;
+        }
+        int shared = env.self().id().sharedPrefixLength(joiner.id());
+        List<NodeHandle> rows = new ArrayList<>();
+        for (int row = 0; row <= Math.min(shared, Id.DIGITS - 1); row++) {
+            rows.addAll(table.row(row));
+        }
+        rows.removeIf(h -> h.id().equals(joiner.id()));
+        List<NodeHandle> leaves = atRoot ? without(leafSet.members(), joiner.id()) : List.of();
+        env.send(joiner.address(), new JoinState(atRoot, rows, leaves));
+        return true;
+    }
+
+    @Override
+    public void onRoot(Routed message) {
+        // The root already answered in onHop; the join ends here.
+    }
+
+    private static List<NodeHandle> without(List<NodeHandle> list, Id id) {
+        List<NodeHandle> out = new ArrayList<>(list);
+        out.removeIf(h -> h.id().equals(id));
+        return out;
+    }
+
+    /** A node on the join path sent its state. */
+    public void onJoinState(NodeHandle from, JoinState state) {
+        learn(from);
+        for (NodeHandle h : state.table()) {
+            learn(h);
+        }
+        for (NodeHandle h : state.leafSet()) {
+            learn(h);
+        }
+        if (state.root() && !joined) {
+            addToLeafSet(from);
+            for (NodeHandle h : state.leafSet()) {
+                addToLeafSet(h);
+            }
+            becomeJoined();
+        }
+    }
+
+    /** A node that just joined announced itself. */
+    public void onAnnounce(NodeHandle from) {
+        peers.heard(from, env.nowNanos());
+        addToLeafSet(from);
+        learn(from);
+    }
+
+    // ---- learning peers --------------------------------------------------------------------------
+
+    /** Considers {@code peer} for the routing state, measuring its RTT first if needed. */
+    public void learn(NodeHandle peer) {
+        Id id = peer.id();
+        long now = env.nowNanos();
+        if (id.equals(env.self().id()) || peers.isDead(id, now)) {
+            return;
+        }
+        long rtt = peers.rtt(id);
+        if (rtt >= 0 && peers.lastHeard(id) > now - config.tableCheckInterval().toNanos()) {
+            offerMeasured(peer, rtt);
+            return;
+        }
+        prober.probe(peer, sample -> {
+            if (sample >= 0) {
+                offerMeasured(peer, sample);
+            }
+        });
+    }
+
+    /** Learns {@code peer} only if some part of the routing state has room for it: for peers met in passing. */
+    public void learnIfUseful(NodeHandle peer) {
+        Id id = peer.id();
+        if (id.equals(env.self().id()) || peers.isMeasured(id) || prober.isProbing(id)) {
+            return;
+        }
+        int row = table.rowOf(id);
+        if (leafSet.wouldAccept(id) || table.slotSize(row, id.digit(row)) < config.slotCandidates()) {
+            learn(peer);
+        }
+    }
+
+    /** A live peer with a known RTT: offer it to the routing table, the leaf set and listeners. */
+    public void offerMeasured(NodeHandle peer, long rttNanos) {
+        if (!joined && bootstrap != null && leafSet.size() == 0) {
+            // Before the root answers, fill the table but leave the leaf set to the root's view.
+            table.offer(peer, rttNanos);
+            listener.onMeasured(peer, rttNanos);
+            return;
+        }
+        table.offer(peer, rttNanos);
+        addToLeafSet(peer);
+        listener.onMeasured(peer, rttNanos);
+    }
+
+    private void addToLeafSet(NodeHandle peer) {
+        if (peers.isDead(peer.id(), env.nowNanos())) {
+            return;
+        }
+        if (leafSet.add(peer)) {
+            leafSince.put(peer.id(), env.nowNanos());
+            listener.onLeafAdded(peer);
+        }
+        leafSince.keySet().removeIf(id -> !leafSet.contains(id));
+    }
+
+    // ---- keep-alive, failure detection and repair ------------------------------------------------
+
+    private void heartbeat() {
+        long now = env.nowNanos();
+        long limit = config.failAfter().toNanos();
+        for (NodeHandle member : leafSet.members()) {
+            long since = Math.max(peers.lastHeard(member.id()), leafSince.getOrDefault(member.id(), now));
+            if (now - since > limit) {
+                fail(member);
+            }
+        }
+        List<NodeHandle> members = leafSet.members();
+        LeafSetGossip gossip = new LeafSetGossip(members);
+        for (NodeHandle member : members) {
+            env.send(member.address(), gossip);
+        }
+    }
+
+    /** A leaf-set member's heartbeat. */
+    public void onLeafSetGossip(NodeHandle from, LeafSetGossip gossip) {
+        long now = env.nowNanos();
+        peers.heard(from, now);
+        addToLeafSet(from);
+        for (NodeHandle h : gossip.leafSet()) {
+            if (!h.id().equals(env.self().id()) && !peers.isDead(h.id(), now) && leafSet.wouldAccept(h.id())) {
+                addToLeafSet(h);
+                learn(h);
+            }
+        }
+    }
+
+    private void checkTable() {
+        long now = env.nowNanos();
+        long lease = config.tableCheckInterval().toNanos();
+        for (NodeHandle entry : table.all()) {
+            if (now - peers.lastHeard(entry.id()) > lease && !leafSet.contains(entry.id())) {
+                prober.probe(entry, rtt -> {
+                    if (rtt < 0) {
+                        fail(entry);
+                    } else {
+                        table.offer(entry, peers.rtt(entry.id()));
+                    }
+                });
+            }
+        }
+    }
+
+    private void maintain() {
+        int rows = table.populatedRows();
+        if (rows > 0) {
+            int row = env.random().nextInt(rows);
+            List<NodeHandle> entries = table.row(row);
+            if (!entries.isEmpty()) {
+                NodeHandle peer = entries.get(env.random().nextInt(entries.size()));
+                env.send(peer.address(), new RowRequest(row));
+            }
+        }
+        List<NodeHandle> near = localNeighbours.get();
+        if (!near.isEmpty()) {
+            NodeHandle peer = near.get(env.random().nextInt(near.size()));
+            env.send(peer.address(), new RowRequest(-1));
+        }
+    }
+
+    /** A peer asks for a routing-table row, or (row -1) for this node's local neighbours. */
+    public void onRowRequest(NodeHandle from, RowRequest request) {
+        List<NodeHandle> entries = request.row() < 0 ? localNeighbours.get() : table.row(request.row());
+        env.send(from.address(), new RowReply(request.row(), without(entries, from.id())));
+    }
+
+    /** A peer's routing-table row or local neighbours: candidates to measure. */
+    public void onRowReply(NodeHandle from, RowReply reply) {
+        for (NodeHandle h : reply.entries()) {
+            learn(h);
+        }
+    }
+
+    /** A hop to {@code peer} went unacknowledged: stop routing through it and check whether it lives. */
+    public void suspect(NodeHandle peer) {
+        long now = env.nowNanos();
+        peers.markDead(peer, now + config.failAfter().toNanos());
+        prober.probe(peer, rtt -> {
+            if (rtt < 0) {
+                fail(peer);
+            }
+        });
+    }
+
+    /** Declares {@code peer} failed: out of the table and leaf set, not re-learned second-hand for a while. */
+    public void fail(NodeHandle peer) {
+        long now = env.nowNanos();
+        peers.markDead(peer, now + 10 * config.failAfter().toNanos());
+        int row = table.rowOf(peer.id());
+        boolean inTable = table.remove(peer.id());
+        boolean inLeafSet = leafSet.remove(peer.id());
+        leafSince.remove(peer.id());
+        if (!inTable && !inLeafSet) {
+            listener.onFailed(peer);
+            return;
+        }
+        failures++;
+        listener.onFailed(peer);
+        if (inTable && row < Id.DIGITS && table.slotSize(row, peer.id().digit(row)) == 0) {
+            // The slot emptied: a peer in the same row may know another node for it.
+            List<NodeHandle> rowPeers = table.row(row);
+            if (!rowPeers.isEmpty()) {
+                NodeHandle ask = rowPeers.get(env.random().nextInt(rowPeers.size()));
+                env.send(ask.address(), new RowRequest(row));
+            }
+        }
+        if (inLeafSet) {
+            // Ask the remaining far edges for their leaf sets to refill the gap at once.
+            Set<NodeHandle> edges = new LinkedHashSet<>();
+            if (leafSet.leftEdge() != null) {
+                edges.add(leafSet.leftEdge());
+            }
+            if (leafSet.rightEdge() != null) {
+                edges.add(leafSet.rightEdge());
+            }
+            LeafSetGossip gossip = new LeafSetGossip(leafSet.members());
+            for (NodeHandle edge : edges) {
+                env.send(edge.address(), gossip);
+            }
+        }
+    }
+
+    /** Answers a ping, and considers the pinging peer for the routing state. */
+    public void onPing(NodeHandle from, Ping ping) {
+        env.send(from.address(), new Pong(ping.nonce()));
+        learnIfUseful(from);
+    }
+
+    /** Passes a pong to the prober. */
+    public void onPong(NodeHandle from, Pong pong) {
+        prober.onPong(from, pong);
+    }
+}

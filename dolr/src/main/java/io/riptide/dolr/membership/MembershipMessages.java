@@ -1,0 +1,81 @@
+package io.riptide.dolr.membership;
+
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.core.wire.WireWriter;
+import java.util.List;
+
+/** The messages of joining, keep-alive, failure detection, repair and proximity maintenance. */
+public final class MembershipMessages {
+    /** Most node handles one membership message may carry. */
+    public static final int MAX_HANDLES = 1024;
+
+    private MembershipMessages() {
+    }
+
+    /** From a new node to its bootstrap: please route my join. */
+    public record JoinRequest(NodeHandle joiner) implements WireMessage {
+    }
+
+    /** Routed toward the joiner's ID; every node on the way answers with its state. */
+    public record Join(NodeHandle joiner) implements WireMessage {
+    }
+
+    /** A node's routing state for a joiner: table rows, and its leaf set ({@code root} when it is the joiner's root). */
+    public record JoinState(boolean root, List<NodeHandle> table, List<NodeHandle> leafSet) implements WireMessage {
+    }
+
+    /** A node that finished joining tells the nodes it knows that it exists. */
+    public record Announce() implements WireMessage {
+    }
+
+    /** A liveness and round-trip probe. */
+    public record Ping(long nonce) implements WireMessage {
+    }
+
+    /** The answer to a {@link Ping}. */
+    public record Pong(long nonce) implements WireMessage {
+    }
+
+    /** A leaf-set member's periodic heartbeat, carrying its leaf set so the sets converge. */
+    public record LeafSetGossip(List<NodeHandle> leafSet) implements WireMessage {
+    }
+
+    /** Asks for one routing-table row (or, with row -1, the local neighbours). */
+    public record RowRequest(int row) implements WireMessage {
+    }
+
+    /** The answer to a {@link RowRequest}. */
+    public record RowReply(int row, List<NodeHandle> entries) implements WireMessage {
+    }
+
+    private static void handles(WireWriter out, List<NodeHandle> list) {
+        out.list(list, WireWriter::handle);
+    }
+
+    /** Registers these messages in {@code codec} (tags 10–29). */
+    public static void register(MessageCodec codec) {
+        codec.register(10, JoinRequest.class, (m, out) -> out.handle(m.joiner()), in -> new JoinRequest(in.handle()));
+        codec.register(11, Join.class, (m, out) -> out.handle(m.joiner()), in -> new Join(in.handle()));
+        codec.register(12, JoinState.class,
+                (m, out) -> {
+                    out.bool(m.root());
+                    handles(out, m.table());
+                    handles(out, m.leafSet());
+                },
+                in -> new JoinState(in.bool(), in.list(MAX_HANDLES, r -> r.handle()), in.list(MAX_HANDLES, r -> r.handle())));
+        codec.register(13, Announce.class, (m, out) -> { }, in -> new Announce());
+        codec.register(14, Ping.class, (m, out) -> out.i64(m.nonce()), in -> new Ping(in.i64()));
+        codec.register(15, Pong.class, (m, out) -> out.i64(m.nonce()), in -> new Pong(in.i64()));
+        codec.register(16, LeafSetGossip.class, (m, out) -> handles(out, m.leafSet()),
+                in -> new LeafSetGossip(in.list(MAX_HANDLES, r -> r.handle())));
+        codec.register(17, RowRequest.class, (m, out) -> out.i32(m.row()), in -> new RowRequest(in.i32(-1, 39, "row")));
+        codec.register(18, RowReply.class,
+                (m, out) -> {
+                    out.i32(m.row());
+                    handles(out, m.entries());
+                },
+                in -> new RowReply(in.i32(-1, 39, "row"), in.list(MAX_HANDLES, r -> r.handle())));
+    }
+}

@@ -1,0 +1,115 @@
+package io.riptide.dolr.membership;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Cancellable;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.dolr.membership.MembershipMessages.Ping;
+import io.riptide.dolr.membership.MembershipMessages.Pong;
+import io.riptide.dolr.routing.PeerTable;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * Pings peers to measure round-trip time and to check they are alive. At most a bounded number of
+ * pings are in flight and a bounded number wait; past that new candidates are dropped, so a flood of
+ * handles from peers cannot make a node probe without limit.
+ */
+public final class Prober {
+    private final Env env;
+    private final PeerTable peers;
+    private final Duration timeout;
+    private final int maxInFlight;
+    private final int maxQueue;
+    private final Map<Long, InFlight> inFlight = new HashMap<>();
+    private final ArrayDeque<Request> queue = new ArrayDeque<>();
+    private final Set<Id> queuedOrFlying = new HashSet<>();
+    private long nextNonce;
+    private long probesSent;
+    private long probesDropped;
+
+    private record Request(NodeHandle target, LongConsumer result) {
+    }
+
+    private record InFlight(Request request, long sentAt, Cancellable timer) {
+    }
+
+    public Prober(Env env, PeerTable peers, Duration timeout, int maxInFlight, int maxQueue) {
+        this.env = env;
+        this.peers = peers;
+        this.timeout = timeout;
+        this.maxInFlight = maxInFlight;
+        this.maxQueue = maxQueue;
+    }
+
+    /**
+     * Pings {@code target}; {@code result} gets the RTT in nanoseconds, or -1 if no answer came in
+     * time. A target already being probed is not probed twice (the second request is dropped).
+     */
+    public void probe(NodeHandle target, LongConsumer result) {
+        if (target.id().equals(env.self().id()) || !queuedOrFlying.add(target.id())) {
+            return;
+        }
+        if (inFlight.size() < maxInFlight) {
+            send(new Request(target, result));
+        } else if (queue.size() < maxQueue) {
+            queue.add(new Request(target, result));
+        } else {
+            queuedOrFlying.remove(target.id());
+            probesDropped++;
+        }
+    }
+
+    private void send(Request request) {
+        long nonce = ++nextNonce;
+        Cancellable timer = env.schedule(timeout, () -> {
+            InFlight f = inFlight.remove(nonce);
+            if (f != null) {
+                finish(f.request(), -1);
+            }
+        });
+        inFlight.put(nonce, new InFlight(request, env.nowNanos(), timer));
+        probesSent++;
+        env.send(request.target().address(), new Ping(nonce));
+    }
+
+    private void finish(Request request, long rtt) {
+        queuedOrFlying.remove(request.target().id());
+        request.result().accept(rtt);
+        while (inFlight.size() < maxInFlight && !queue.isEmpty()) {
+            send(queue.poll());
+        }
+    }
+
+    /** Handles a pong: records the RTT and reports it. */
+    public void onPong(NodeHandle from, Pong pong) {
+        InFlight f = inFlight.get(pong.nonce());
+        if (f == null || !f.request().target().id().equals(from.id())) {
+            return;
+        }
+        inFlight.remove(pong.nonce());
+        f.timer().cancel();
+        long now = env.nowNanos();
+        long rtt = now - f.sentAt();
+        peers.rttSample(from, rtt, now);
+        finish(f.request(), rtt);
+    }
+
+    /** Whether a probe of {@code id} is queued or in flight. */
+    public boolean isProbing(Id id) {
+        return queuedOrFlying.contains(id);
+    }
+
+    public long probesSent() {
+        return probesSent;
+    }
+
+    public long probesDropped() {
+        return probesDropped;
+    }
+}

@@ -1,0 +1,113 @@
+package io.riptide.dolr.routing;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What this node knows of the peers it has met: their measured round-trip time, when they were last
+ * heard from, and whether they are believed failed. Bounded: the least recently touched peers are
+ * forgotten first.
+ */
+public final class PeerTable {
+    /** A peer's round-trip estimate and liveness. */
+    public static final class Peer {
+        private final NodeHandle handle;
+        private long rttNanos = -1;
+        private long lastHeard = Long.MIN_VALUE;
+        private long deadUntil = Long.MIN_VALUE;
+
+        Peer(NodeHandle handle) {
+            this.handle = handle;
+        }
+
+        public NodeHandle handle() {
+            return handle;
+        }
+
+        /** Smoothed round-trip time, or -1 if never measured. */
+        public long rttNanos() {
+            return rttNanos;
+        }
+
+        public long lastHeard() {
+            return lastHeard;
+        }
+    }
+
+    private final int capacity;
+    private final Map<Id, Peer> peers;
+
+    public PeerTable(int capacity) {
+        this.capacity = capacity;
+        this.peers = new LinkedHashMap<>(256, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Id, Peer> eldest) {
+                return size() > PeerTable.this.capacity;
+            }
+        };
+    }
+
+    private Peer peer(NodeHandle handle) {
+        Peer p = peers.get(handle.id());
+        if (p == null || !p.handle.address().equals(handle.address())) {
+            Peer fresh = new Peer(handle);
+            if (p != null) {
+                fresh.rttNanos = -1; // a node back on another address is measured again
+            }
+            peers.put(handle.id(), fresh);
+            return fresh;
+        }
+        return p;
+    }
+
+    /** Records that {@code handle} was heard from at {@code now}: it is alive. */
+    public void heard(NodeHandle handle, long now) {
+        Peer p = peer(handle);
+        p.lastHeard = now;
+        p.deadUntil = Long.MIN_VALUE;
+    }
+
+    /** Folds a round-trip sample into the peer's estimate (EWMA, 1/4 weight to the new sample). */
+    public void rttSample(NodeHandle handle, long sampleNanos, long now) {
+        Peer p = peer(handle);
+        p.rttNanos = p.rttNanos < 0 ? sampleNanos : (3 * p.rttNanos + sampleNanos) / 4;
+        p.lastHeard = now;
+        p.deadUntil = Long.MIN_VALUE;
+    }
+
+    /** The measured RTT of the peer with {@code id}, or -1. */
+    public long rtt(Id id) {
+        Peer p = peers.get(id);
+        return p == null ? -1 : p.rttNanos;
+    }
+
+    /** When the peer was last heard from, or {@link Long#MIN_VALUE}. */
+    public long lastHeard(Id id) {
+        Peer p = peers.get(id);
+        return p == null ? Long.MIN_VALUE : p.lastHeard;
+    }
+
+    /** Believes the peer failed until {@code until}: it is not routed to nor re-learned second-hand before then. */
+    public void markDead(NodeHandle handle, long until) {
+        peer(handle).deadUntil = until;
+    }
+
+    /** Whether the peer is believed failed at {@code now}. */
+    public boolean isDead(Id id, long now) {
+        Peer p = peers.get(id);
+        return p != null && p.deadUntil > now;
+    }
+
+    /** Whether the peer's RTT is known. */
+    public boolean isMeasured(Id id) {
+        return rtt(id) >= 0;
+    }
+
+    public int size() {
+        return peers.size();
+    }
+}

@@ -1,0 +1,15 @@
+package io.riptide.dolr.routing;
+
+import io.riptide.dolr.routing.RoutingMessages.Routed;
+
+/** What a protocol does with its routed messages at each node they pass and at the key's root. */
+public interface RouteHandler {
+    /**
+     * The message is at this node (its origin or a hop on the way), about to move on or, if
+     * {@code atRoot}, to be delivered here. Returns false to stop it here (the handler took it).
+     */
+    boolean onHop(Routed message, boolean atRoot);
+
+    /** The message reached the root of its key: this node. */
+    void onRoot(Routed message);
+}
