@@ -19,7 +19,11 @@ public final class PublicKey {
         this.params = new Ed25519PublicKeyParameters(this.encoded, 0);
     }
 
-    /** The key whose 32-byte encoding is {@code encoded}. */
+    /**
+     * The key whose 32-byte encoding is {@code encoded}.
+     *
+     * @throws IllegalArgumentException if {@code encoded} is not 32 bytes or not a point on the curve
+     */
     public static PublicKey fromBytes(byte[] encoded) {
         if (encoded.length != BYTES) {
             throw new IllegalArgumentException("an Ed25519 public key is " + BYTES + " bytes, got " + encoded.length);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
@@ -84,30 +85,42 @@ public final class SigningKey {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         byte[] seed = null;
         byte[] pub = null;
+        int pubLine = 0;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
+            String where = file + ":" + (i + 1) + ": ";
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
-            try {
-                if (line.startsWith(PRIVATE_LABEL)) {
-                    seed = Base64.getDecoder().decode(line.substring(PRIVATE_LABEL.length()).strip());
-                } else if (line.startsWith(PUBLIC_LABEL)) {
-                    pub = Base64.getDecoder().decode(line.substring(PUBLIC_LABEL.length()).strip());
-                } else {
-                    throw new IOException(file + ":" + (i + 1) + ": expected 'private: ' or 'public: ', got '" + line + "'");
+            if (line.startsWith(PRIVATE_LABEL)) {
+                seed = base64(line.substring(PRIVATE_LABEL.length()), where);
+                if (seed.length != Ed25519PrivateKeyParameters.KEY_SIZE) {
+                    throw new IOException(where + "the private seed is " + seed.length + " bytes, expected "
+                            + Ed25519PrivateKeyParameters.KEY_SIZE);
                 }
-            } catch (IllegalArgumentException e) {
-                throw new IOException(file + ":" + (i + 1) + ": not valid base64", e);
+            } else if (line.startsWith(PUBLIC_LABEL)) {
+                pub = base64(line.substring(PUBLIC_LABEL.length()), where);
+                pubLine = i + 1;
+            } else {
+                throw new IOException(where + "expected 'private: ' or 'public: ', got '" + line + "'");
             }
         }
-        if (seed == null || seed.length != Ed25519PrivateKeyParameters.KEY_SIZE) {
-            throw new IOException(file + ": no 32-byte 'private: ' line; is this a Riptide key file?");
+        if (seed == null) {
+            throw new IOException(file + ": no 'private: ' line; is this a Riptide key file?");
         }
         SigningKey key = fromSeed(seed);
-        if (pub != null && !key.publicKey().equals(PublicKey.fromBytes(pub.length == PublicKey.BYTES ? pub : new byte[PublicKey.BYTES]))) {
-            throw new IOException(file + ": the 'public: ' line does not match the private key");
+        // Compared as bytes: a corrupt line need not even decode to a curve point.
+        if (pub != null && !Arrays.equals(pub, key.publicKey().toBytes())) {
+            throw new IOException(file + ":" + pubLine + ": the 'public: ' line does not match the private key");
         }
         return key;
+    }
+
+    private static byte[] base64(String text, String where) throws IOException {
+        try {
+            return Base64.getDecoder().decode(text.strip());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(where + "not valid base64", e);
+        }
     }
 }
