@@ -130,6 +130,11 @@ public final class TransitStubTopology implements LatencyModel {
         return stubStart[stub + 1] - stubStart[stub];
     }
 
+    /** The lowest-numbered host of {@code stub}. */
+    public int firstHost(int stub) {
+        return stubStart[stub];
+    }
+
     /** The hosts of {@code stub}, in increasing order (they are contiguous). */
     public int[] hostsInStub(int stub) {
         int[] hosts = new int[stubSize(stub)];
