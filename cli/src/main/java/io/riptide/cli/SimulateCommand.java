@@ -1,0 +1,132 @@
+package io.riptide.cli;
+
+import io.riptide.simulator.report.Progress;
+import io.riptide.simulator.scenario.Scenario;
+import io.riptide.simulator.scenario.ScenarioContext;
+import io.riptide.simulator.scenario.ScenarioOptionException;
+import io.riptide.simulator.scenario.ScenarioOptions;
+import io.riptide.simulator.scenario.Scenarios;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code riptide simulate <scenario> --seed S --out DIR [--key value ...]}: runs one named scenario. */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+        description = {"Runs a simulated experiment and writes result.json, CSV and charts to --out.",
+            "Options other than those below go to the scenario, as --key value (after the scenario name)."},
+        footerHeading = "%nScenarios:%n")
+final class SimulateCommand implements Callable<Integer> {
+    private final Scenarios scenarios;
+    private final boolean terminal;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--seed", paramLabel = "S", description = "Seed for all randomness; same seed, same result.json (default: ${DEFAULT-VALUE}).",
+            defaultValue = "1")
+    private long seed;
+
+    @Option(names = "--out", paramLabel = "DIR", required = true, description = "Directory for the results (created if missing).")
+    private Path out;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "Number of simulated nodes (scenario default if absent).")
+    private Integer nodes;
+
+    @Parameters(paramLabel = "SCENARIO [--key value]...", arity = "1..*",
+            description = "The scenario's name, then its own options.")
+    private List<String> arguments = new ArrayList<>();
+
+    private SimulateCommand(Scenarios scenarios, boolean terminal) {
+        this.scenarios = scenarios;
+        this.terminal = terminal;
+    }
+
+    /** The subcommand, set up to pass options it does not know to the scenario. */
+    static CommandLine commandLine(Scenarios scenarios, boolean terminal) {
+        CommandLine cl = new CommandLine(new SimulateCommand(scenarios, terminal));
+        cl.setUnmatchedOptionsArePositionalParams(true);
+        List<String> footer = new ArrayList<>();
+        for (Scenario s : scenarios.all()) {
+            footer.add(String.format("  %-16s %s", s.name(), s.description()));
+        }
+        cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
+        return cl;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> options = new LinkedHashMap<>();
+        String name = parse(options);
+        Scenario scenario = scenarios.find(name).orElseThrow(() -> usage(
+                "Unknown scenario '" + name + "'. Known scenarios: " + String.join(", ", scenarios.names())));
+        if (nodes != null) {
+            options.put("nodes", Integer.toString(nodes));
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter stdout = spec.commandLine().getOut();
+        Files.createDirectories(out);
+        ScenarioOptions scenarioOptions = new ScenarioOptions(options);
+        try {
+            scenario.run(new ScenarioContext(seed, out, scenarioOptions, new Progress(err, terminal)));
+        } catch (ScenarioOptionException e) {
+            throw usage(e.getMessage());
+        }
+        for (String unread : scenarioOptions.unread()) {
+            err.println("warning: scenario '" + name + "' did not use option --" + unread);
+        }
+        err.flush();
+        stdout.println("Results of '" + name + "' (seed " + seed + ") in " + out.toAbsolutePath().normalize() + ":");
+        try (Stream<Path> files = Files.list(out)) {
+            files.map(p -> p.getFileName().toString()).sorted().forEach(f -> stdout.println("  " + f));
+        }
+        stdout.flush();
+        return 0;
+    }
+
+    /** Splits the positional words into the scenario name and its {@code --key value} options. */
+    private String parse(Map<String, String> options) {
+        String name = null;
+        for (int i = 0; i < arguments.size(); i++) {
+            String word = arguments.get(i);
+            if (word.startsWith("--") && word.length() > 2) {
+                String key = word.substring(2);
+                String value = "true";
+                int eq = key.indexOf('=');
+                if (eq >= 0) {
+                    value = key.substring(eq + 1);
+                    key = key.substring(0, eq);
+                } else if (i + 1 < arguments.size() && !arguments.get(i + 1).startsWith("--")) {
+                    value = arguments.get(++i);
+                }
+                if (options.put(key, value) != null) {
+                    throw usage("Option --" + key + " given twice");
+                }
+            } else if (name == null) {
+                name = word;
+            } else {
+                throw usage("Unexpected argument '" + word + "': give the scenario name once, then --key value options");
+            }
+        }
+        if (name == null) {
+            throw usage("Missing scenario name. Known scenarios: " + String.join(", ", scenarios.names()));
+        }
+        return name;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,22 @@
+package io.riptide.simulator.scenario;
+
+/**
+ * One named experiment run by {@code riptide simulate <name>}.
+ *
+ * <p>A scenario reads its options from {@link ScenarioContext#options()} (throwing
+ * {@link ScenarioOptionException} for bad ones, which the command reports as a usage error), draws all
+ * randomness from {@link ScenarioContext#seed()}, shows progress on {@link ScenarioContext#progress()},
+ * and writes to {@link ScenarioContext#outDir()}: {@code result.json} (via
+ * {@link io.riptide.simulator.report.ResultJson}; same seed and options, same bytes), CSV of each plotted
+ * series and PNG charts. Register it in {@link Scenarios#builtIn()}.
+ */
+public interface Scenario {
+    /** The name on the command line, lower-case with dashes, e.g. {@code routing-scale}. */
+    String name();
+
+    /** One line saying what the scenario measures, shown in listings. */
+    String description();
+
+    /** Runs the experiment and writes its outputs. */
+    void run(ScenarioContext context) throws Exception;
+}
