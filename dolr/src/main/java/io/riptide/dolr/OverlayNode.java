@@ -86,7 +86,8 @@ public final class OverlayNode implements MessageHandler {
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
                 config.bloomHashes(), store::guids);
-        this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue());
+        this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
+                () -> membership().isJoined());
         // The hop sender and forwarder report suspects to membership, which is built after them.
         Consumer<NodeHandle> suspect = peer -> membership().suspect(peer);
         this.hops = new HopSender(env, peers, config.hopTimeoutFloor(), peer -> membership().learn(peer));

@@ -34,6 +34,15 @@ class SmokeOverlayTest {
             if (node.leafSet().size() == truth.size() && truth.stream().allMatch(id -> node.leafSet().contains(id))) leafOk++;
         }
         System.out.println("leaf sets exact: " + leafOk + "/" + n);
+        for (int v : vs) {
+            OverlayNode node = overlay.node(v);
+            if (!node.isJoined()) System.out.println("not joined " + v + " leaf=" + node.leafSet().size() + " table=" + node.routingTable().all().size());
+            List<Id> truth = overlay.trueLeafSet(node.self().id(), 8);
+            if (!(node.leafSet().size() == truth.size() && truth.stream().allMatch(id -> node.leafSet().contains(id)))) {
+                long missing = truth.stream().filter(id -> !node.leafSet().contains(id)).count();
+                System.out.println("leaf mismatch " + v + " size=" + node.leafSet().size() + " missing=" + missing + " joined=" + node.isJoined());
+            }
+        }
         SplittableRandom r = new SplittableRandom(5);
         for (int i = 0; i < 200; i++) {
             byte[] b = new byte[20]; r.nextBytes(b);

@@ -382,7 +382,9 @@ public final class Membership implements RouteHandler {
     /** Answers a ping, and considers the pinging peer for the routing state. */
     public void onPing(NodeHandle from, Ping ping) {
         env.send(from.address(), new Pong(ping.nonce()));
-        learnIfUseful(from);
+        if (ping.member() && joined) {
+            learnIfUseful(from);
+        }
     }
 
     /** Passes a pong to the prober. */

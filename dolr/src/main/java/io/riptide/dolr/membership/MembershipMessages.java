@@ -30,8 +30,11 @@ public final class MembershipMessages {
     public record Announce() implements WireMessage {
     }
 
-    /** A liveness and round-trip probe. */
-    public record Ping(long nonce) implements WireMessage {
+    /**
+     * A liveness and round-trip probe. {@code member} is false while the sender is still joining, so
+     * the receiver does not take it into its routing state before it is ready to route.
+     */
+    public record Ping(long nonce, boolean member) implements WireMessage {
     }
 
     /** The answer to a {@link Ping}. */
@@ -66,7 +69,7 @@ public final class MembershipMessages {
                 },
                 in -> new JoinState(in.bool(), in.list(MAX_HANDLES, r -> r.handle()), in.list(MAX_HANDLES, r -> r.handle())));
         codec.register(13, Announce.class, (m, out) -> { }, in -> new Announce());
-        codec.register(14, Ping.class, (m, out) -> out.i64(m.nonce()), in -> new Ping(in.i64()));
+        codec.register(14, Ping.class, (m, out) -> out.i64(m.nonce()).bool(m.member()), in -> new Ping(in.i64(), in.bool()));
         codec.register(15, Pong.class, (m, out) -> out.i64(m.nonce()), in -> new Pong(in.i64()));
         codec.register(16, LeafSetGossip.class, (m, out) -> handles(out, m.leafSet()),
                 in -> new LeafSetGossip(in.list(MAX_HANDLES, r -> r.handle())));

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 
 /**
@@ -26,6 +27,7 @@ public final class Prober {
     private final Duration timeout;
     private final int maxInFlight;
     private final int maxQueue;
+    private final BooleanSupplier member;
     private final Map<Long, InFlight> inFlight = new HashMap<>();
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
     private final Set<Id> queuedOrFlying = new HashSet<>();
@@ -39,8 +41,10 @@ public final class Prober {
     private record InFlight(Request request, long sentAt, Cancellable timer) {
     }
 
-    public Prober(Env env, PeerTable peers, Duration timeout, int maxInFlight, int maxQueue) {
+    /** {@code member} tells whether this node has joined (its pings say so). */
+    public Prober(Env env, PeerTable peers, Duration timeout, int maxInFlight, int maxQueue, BooleanSupplier member) {
         this.env = env;
+        this.member = member;
         this.peers = peers;
         this.timeout = timeout;
         this.maxInFlight = maxInFlight;
@@ -75,7 +79,7 @@ public final class Prober {
         });
         inFlight.put(nonce, new InFlight(request, env.nowNanos(), timer));
         probesSent++;
-        env.send(request.target().address(), new Ping(nonce));
+        env.send(request.target().address(), new Ping(nonce, member.getAsBoolean()));
     }
 
     private void finish(Request request, long rtt) {

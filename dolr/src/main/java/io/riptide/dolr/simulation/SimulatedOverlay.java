@@ -96,10 +96,12 @@ public final class SimulatedOverlay {
     private int bootstrapFor(int vertex) {
         List<Integer> local = joinedByGroup.get(groupOf.applyAsInt(vertex));
         List<Integer> pool = local != null && !local.isEmpty() ? local : joined;
-        for (int tries = 0; tries < 16; tries++) {
-            int candidate = pool.get(random.nextInt(pool.size()));
-            if (network.isAlive(candidate)) {
-                return candidate;
+        for (List<Integer> p : List.of(pool, joined)) {
+            for (int tries = 0; tries < 32; tries++) {
+                int candidate = p.get(random.nextInt(p.size()));
+                if (network.isAlive(candidate) && nodes.get(candidate).isJoined()) {
+                    return candidate;
+                }
             }
         }
         return joined.get(0);
