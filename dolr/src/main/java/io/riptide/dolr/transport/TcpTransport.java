@@ -85,6 +85,8 @@ public final class TcpTransport implements Transport {
                 .group(ioGroup)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.AUTO_READ, false)
+                // A restarted node binds its old port while old connections linger in TIME_WAIT.
+                .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
                 .childOption(ChannelOption.AUTO_READ, true)
@@ -169,7 +171,10 @@ public final class TcpTransport implements Transport {
         });
     }
 
-    /** Stops listening, closes every connection and drops what waits; waits briefly for the sockets. */
+    /**
+     * Stops listening, closes every connection and drops what waits; waits briefly for the sockets.
+     * The OS may keep the port bound for a moment after, until the I/O loop's next select.
+     */
     @Override
     public void close() {
         closed = true;
