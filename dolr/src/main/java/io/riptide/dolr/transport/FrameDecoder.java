@@ -1,5 +1,7 @@
 package io.riptide.dolr.transport;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.riptide.core.wire.Frames;
 
@@ -14,5 +16,15 @@ final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     FrameDecoder(int maxFrameBytes) {
         // The decoder's limit counts the length field too.
         super(maxFrameBytes + LENGTH_BYTES, 0, LENGTH_BYTES, 0, LENGTH_BYTES, true);
+    }
+
+    @Override
+    protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
+        if (!ctx.channel().isOpen()) {
+            // The connection was refused mid-read: nothing the peer sent after that may be acted on.
+            in.skipBytes(in.readableBytes());
+            return null;
+        }
+        return super.decode(ctx, in);
     }
 }
