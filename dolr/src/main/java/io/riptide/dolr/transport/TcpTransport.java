@@ -7,7 +7,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
@@ -89,7 +88,6 @@ public final class TcpTransport implements Transport {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
-                .childOption(ChannelOption.AUTO_READ, true)
                 .childHandler(pipeline.inbound(this::acceptInbound))
                 .bind(listen.host(), listen.port())
                 .awaitUninterruptibly();
@@ -150,7 +148,7 @@ public final class TcpTransport implements Transport {
             counters.messageDropped();
             return;
         }
-        PeerLinks.Lookup lookup = links.linkTo(to, () -> (EventLoop) ioGroup.next());
+        PeerLinks.Lookup lookup = links.linkTo(to, ioGroup::next);
         if (lookup.created()) {
             connect(lookup.link());
         }

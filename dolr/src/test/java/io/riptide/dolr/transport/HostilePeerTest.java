@@ -9,6 +9,7 @@ import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.transport.Cluster.Node;
 import io.riptide.dolr.transport.Inbox.Received;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,7 +58,7 @@ class HostilePeerTest {
     @Test
     void truncatedFrameIsRefusedWhenTheHandshakeTimesOut() throws Exception {
         byte[] hello = RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES]));
-        byte[] truncated = java.util.Arrays.copyOf(hello, hello.length - 5);
+        byte[] truncated = Arrays.copyOf(hello, hello.length - 5);
         assertRefused(TransportMetrics::handshakesFailed, truncated);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.transport.Cluster.Node;
 import io.riptide.dolr.transport.Inbox.Received;
@@ -99,7 +100,7 @@ class TcpTransportTest {
         Node a = cluster.start(config);
         // Accepts TCP connections (in the kernel's backlog) but never answers the handshake.
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getByName(Cluster.HOST))) {
-            var to = new io.riptide.core.runtime.NodeAddress(Cluster.HOST, silent.getLocalPort());
+            NodeAddress to = new NodeAddress(Cluster.HOST, silent.getLocalPort());
             int frameBytes = RawPeer.frame(Ping.codec(), new Ping(0, new byte[1000])).length;
             int fits = 64 * 1024 / frameBytes;
             for (int i = 0; i < 200; i++) {
@@ -170,8 +171,8 @@ class TcpTransportTest {
         assertEquals(1, a.metrics().messagesDropped());
         // NIO releases a closed listening socket on the selector's next pass, so allow a moment.
         Await.until(Duration.ofSeconds(2), "connections to the closed transport refused", () -> {
-            try (RawPeer ignored = new RawPeer(a.address())) {
-                return false;
+            try (RawPeer accepted = new RawPeer(a.address())) {
+                return accepted == null;
             } catch (IOException refused) {
                 return true;
             }
