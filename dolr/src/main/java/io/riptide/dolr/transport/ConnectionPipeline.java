@@ -1,0 +1,84 @@
+package io.riptide.dolr.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.MessageHandler;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.wire.MessageCodec;
+import java.security.SecureRandom;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Builds a connection's pipeline, one handler per concern, in order: count bytes, close when idle,
+ * batch flushes, split frames, handshake (replaced by the protocol decoder once the peer is proven),
+ * hand messages to the node, bind the connection to its link, and contain every failure.
+ */
+final class ConnectionPipeline {
+    static final String PROTOCOL_DECODER = "protocol-decoder";
+
+    private final SigningKey key;
+    private final MessageCodec nodeCodec;
+    private final MessageCodec handshakeCodec = HandshakeCodec.create();
+    private final MessageHandler handler;
+    private final Executor nodeLoop;
+    private final TransportConfig config;
+    private final TransportCounters counters;
+    private final SecureRandom random;
+    private final PeerLinks links;
+    private final Supplier<NodeAddress> advertised;
+    private final TrafficCounter traffic;
+    private final ErrorGuard guard;
+
+    ConnectionPipeline(SigningKey key, MessageCodec nodeCodec, MessageHandler handler, Executor nodeLoop,
+            TransportConfig config, TransportCounters counters, SecureRandom random, PeerLinks links,
+            Supplier<NodeAddress> advertised) {
+        this.key = key;
+        this.nodeCodec = nodeCodec;
+        this.handler = handler;
+        this.nodeLoop = nodeLoop;
+        this.config = config;
+        this.counters = counters;
+        this.random = random;
+        this.links = links;
+        this.advertised = advertised;
+        this.traffic = new TrafficCounter(counters);
+        this.guard = new ErrorGuard(counters);
+    }
+
+    /** An initializer for connections peers open to us; {@code onInit} sees each channel first. */
+    ChannelInitializer<Channel> inbound(Consumer<Channel> onInit) {
+        return initializer(Role.SERVER, onInit, () -> LinkBinder.inbound(links));
+    }
+
+    /** An initializer for the connection this node opens for {@code link}. */
+    ChannelInitializer<Channel> outbound(Consumer<Channel> onInit, PeerLink link) {
+        return initializer(Role.CLIENT, onInit, () -> LinkBinder.outbound(links, link));
+    }
+
+    private ChannelInitializer<Channel> initializer(Role role, Consumer<Channel> onInit, Supplier<LinkBinder> binder) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                onInit.accept(ch);
+                install(ch.pipeline(), role, advertised.get(), binder.get());
+            }
+        };
+    }
+
+    private void install(ChannelPipeline p, Role role, NodeAddress advertised, LinkBinder binder) {
+        p.addLast("traffic", traffic);
+        p.addLast("idle", new IdleCloser(config.idleTimeout()));
+        p.addLast("flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        p.addLast("frames", new FrameDecoder(config.maxFrameBytes()));
+        p.addLast("handshake", new HandshakeHandler(role, key, advertised, handshakeCodec, config.handshakeTimeout(),
+                random, counters, () -> new MessageDecoder(nodeCodec)));
+        p.addLast("dispatch", new InboundDispatcher(handler, nodeLoop, counters));
+        p.addLast("link", binder);
+        p.addLast("guard", guard);
+    }
+}

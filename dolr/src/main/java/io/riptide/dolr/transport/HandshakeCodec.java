@@ -1,0 +1,30 @@
+package io.riptide.dolr.transport;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.wire.MessageCodec;
+
+/**
+ * The transport's own codec, for the handshake only. Its tags sit in a range reserved for the
+ * transport, so protocol codecs keep every lower tag; until a peer has proved its key, frames are
+ * decoded with this codec alone, so a protocol message there is an unknown type and refused.
+ */
+final class HandshakeCodec {
+    /** First tag reserved for the transport; protocols use tags below it. */
+    static final int FIRST_RESERVED_TAG = 0xFF00;
+    static final int HELLO = FIRST_RESERVED_TAG;
+    static final int PROOF = FIRST_RESERVED_TAG + 1;
+
+    private HandshakeCodec() {
+    }
+
+    /** A codec that knows {@link Hello} and {@link Proof}. */
+    static MessageCodec create() {
+        return new MessageCodec()
+                .register(HELLO, Hello.class, (m, out) -> out.bytes(m.nonce()), in -> new Hello(in.bytes(Hello.NONCE_BYTES)))
+                .register(PROOF, Proof.class,
+                        (m, out) -> out.bytes(m.key().toBytes()).address(m.address()).bytes(m.signature()),
+                        in -> new Proof(PublicKey.fromBytes(in.bytes(PublicKey.BYTES)), in.address(),
+                                in.bytes(SigningKey.SIGNATURE_BYTES)));
+    }
+}

@@ -1,0 +1,196 @@
+package io.riptide.dolr.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.MessageHandler;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.runtime.real.Transport;
+import io.riptide.core.wire.Frames;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireMessage;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A node's messages over TCP: it listens for peers, connects to them on demand, and makes every
+ * connection prove the peer's key (its node ID) before a protocol message passes either way.
+ *
+ * <p>Connections and handshakes run on the given I/O event loops (NIO); messages are handed to the
+ * node's handler on the node's own loop. Memory is bounded per connection by the frame limit and
+ * per peer by the pending-bytes limit; whatever exceeds a bound is dropped and counted.
+ */
+public final class TcpTransport implements Transport {
+    /** How long {@link #close} waits for sockets to close, when called off the I/O loops. */
+    private static final long CLOSE_WAIT_SECONDS = 5;
+
+    private final SigningKey key;
+    private final MessageCodec codec;
+    private final EventLoopGroup ioGroup;
+    private final TransportConfig config;
+    private final TransportCounters counters = new TransportCounters();
+    private final ChannelGroup connections = new DefaultChannelGroup("riptide-connections", GlobalEventExecutor.INSTANCE);
+    private final PeerLinks links;
+    private final ConnectionPipeline pipeline;
+    private final Bootstrap connector;
+    private final Channel server;
+    private final NodeAddress advertised;
+    private volatile boolean closed;
+
+    /**
+     * Binds {@code listen} (port 0 for any free port; see {@link #localAddress}) and starts accepting
+     * peers. The bound host is what this node advertises to peers, so bind a concrete address.
+     *
+     * @throws UncheckedIOException when the address can't be bound
+     */
+    public TcpTransport(SigningKey key, NodeAddress listen, MessageCodec codec, MessageHandler handler,
+            Executor handlerExecutor, EventLoopGroup ioGroup, TransportConfig config) {
+        this.key = key;
+        this.codec = codec;
+        this.ioGroup = ioGroup;
+        this.config = config;
+        this.links = new PeerLinks(config.maxPendingBytesPerPeer(), config.reconnectBackoff(), counters);
+        this.pipeline = new ConnectionPipeline(key, codec, handler, handlerExecutor, config, counters, new SecureRandom(),
+                links, this::localAddress);
+        WriteBufferWaterMark waterMark = new WriteBufferWaterMark(config.maxPendingBytesPerPeer() / 4,
+                config.maxPendingBytesPerPeer() / 2);
+        this.connector = new Bootstrap()
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark);
+        // Peers learn our address in the handshake, and with port 0 it is known only once bound: so
+        // accept nobody until then.
+        ChannelFuture bound = new ServerBootstrap()
+                .group(ioGroup)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.AUTO_READ, false)
+                // A restarted node binds its old port while old connections linger in TIME_WAIT.
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
+                .childHandler(pipeline.inbound(this::acceptInbound))
+                .bind(listen.host(), listen.port())
+                .awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            BindException e = new BindException("cannot listen on " + listen + ": " + bound.cause());
+            e.initCause(bound.cause());
+            throw new UncheckedIOException(e);
+        }
+        this.server = bound.channel();
+        this.advertised = new NodeAddress(listen.host(), ((InetSocketAddress) server.localAddress()).getPort());
+        server.config().setAutoRead(true);
+    }
+
+    private void acceptInbound(Channel ch) {
+        counters.connectionIn();
+        track(ch);
+    }
+
+    private void track(Channel ch) {
+        connections.add(ch);
+        // A connection that races close() must not outlive it.
+        if (closed) {
+            ch.close();
+        }
+    }
+
+    /** The address this node listens on and advertises to peers, with the actual port. */
+    public NodeAddress localAddress() {
+        return advertised;
+    }
+
+    /** This node as peers see it once it has proved its key: its node ID and {@link #localAddress}. */
+    public NodeHandle self() {
+        return new NodeHandle(key.publicKey().nodeId(), advertised);
+    }
+
+    /** A snapshot of the counters. */
+    public TransportMetrics metrics() {
+        return counters.snapshot(connections.size());
+    }
+
+    /**
+     * Encodes {@code message} now (so its size counts against the peer's bound) and queues it for
+     * {@code to}. A message too big for a frame, or for a closed transport, is dropped.
+     *
+     * @throws IllegalArgumentException when the node's codec doesn't know the message type
+     */
+    @Override
+    public void send(NodeAddress to, WireMessage message) {
+        if (closed) {
+            counters.messageDropped();
+            return;
+        }
+        ByteBuf frame = Frames.encode(codec, message, ByteBufAllocator.DEFAULT);
+        if (frame.readableBytes() - (Frames.HEADER_BYTES - 1) > config.maxFrameBytes()) {
+            // The peer would refuse it and drop the whole connection with it.
+            frame.release();
+            counters.messageDropped();
+            return;
+        }
+        PeerLinks.Lookup lookup = links.linkTo(to, ioGroup::next);
+        if (lookup.created()) {
+            connect(lookup.link());
+        }
+        lookup.link().offer(frame);
+    }
+
+    private void connect(PeerLink link) {
+        NodeAddress to = link.address();
+        ChannelFuture connected = connector.clone(link.loop())
+                .handler(pipeline.outbound(this::track, link))
+                .connect(to.host(), to.port());
+        connected.addListener((ChannelFuture f) -> {
+            if (f.isSuccess()) {
+                counters.connectionOut();
+            } else {
+                links.retire(link);
+            }
+        });
+    }
+
+    /**
+     * Stops listening, closes every connection and drops what waits; waits briefly for the sockets.
+     * The OS may keep the port bound for a moment after, until the I/O loop's next select.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        Future<?> serverClosed = server.close();
+        Future<?> connectionsClosed = connections.close();
+        links.closeAll();
+        if (!onIoLoop()) {
+            serverClosed.awaitUninterruptibly(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            connectionsClosed.awaitUninterruptibly(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    private boolean onIoLoop() {
+        for (EventExecutor loop : ioGroup) {
+            if (loop.inEventLoop()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

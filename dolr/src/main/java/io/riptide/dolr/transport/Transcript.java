@@ -1,0 +1,41 @@
+package io.riptide.dolr.transport;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.runtime.NodeAddress;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The bytes a side signs to prove its key: a label, both roles, both nonces, the key and the
+ * address it advertises. Both nonces make a proof good for this connection only; the roles stop a
+ * peer from replaying our own proof back at us; the address can't be swapped by a relay.
+ */
+final class Transcript {
+    private static final String LABEL = "riptide/transport/handshake/v1";
+
+    private Transcript() {
+    }
+
+    /** What {@code signer}, playing {@code role}, signs. */
+    static byte[] of(Role role, byte[] clientNonce, byte[] serverNonce, PublicKey signer, NodeAddress address) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(160);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.write(LABEL.getBytes(StandardCharsets.UTF_8));
+            out.writeByte(role.code());
+            out.writeByte(role.peer().code());
+            out.write(clientNonce);
+            out.write(serverNonce);
+            out.write(signer.toBytes());
+            byte[] host = address.host().getBytes(StandardCharsets.UTF_8);
+            out.writeShort(host.length);
+            out.write(host);
+            out.writeInt(address.port());
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        return bytes.toByteArray();
+    }
+}

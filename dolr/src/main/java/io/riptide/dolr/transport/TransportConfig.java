@@ -1,0 +1,84 @@
+package io.riptide.dolr.transport;
+
+import io.riptide.core.wire.Frames;
+import java.time.Duration;
+
+/**
+ * The limits of a {@link TcpTransport}.
+ *
+ * @param maxFrameBytes largest frame accepted or sent, counting the version byte and the body
+ * @param connectTimeout how long an outbound TCP connect may take
+ * @param handshakeTimeout how long a new connection may take to prove its key before it is refused
+ * @param idleTimeout a connection with no traffic either way for this long is closed
+ * @param maxPendingBytesPerPeer bytes queued for one peer and not yet written to its socket; more
+ *     is dropped. Half of it is the channel's high water mark, so an established connection to a
+ *     peer that stops reading turns unwritable (and drops) before the bound is reached.
+ * @param reconnectBackoff after a failed connect or handshake, sends to that address are dropped
+ *     for this long instead of hammering it with connects
+ */
+public record TransportConfig(
+        int maxFrameBytes,
+        Duration connectTimeout,
+        Duration handshakeTimeout,
+        Duration idleTimeout,
+        int maxPendingBytesPerPeer,
+        Duration reconnectBackoff) {
+
+    public TransportConfig {
+        // The length field plus the frame must fit in an int for the frame decoder.
+        if (maxFrameBytes < Frames.HEADER_BYTES || maxFrameBytes > Integer.MAX_VALUE - Frames.HEADER_BYTES) {
+            throw new IllegalArgumentException("maxFrameBytes out of range: " + maxFrameBytes);
+        }
+        if (maxPendingBytesPerPeer < 2) {
+            throw new IllegalArgumentException("maxPendingBytesPerPeer must be at least 2: " + maxPendingBytesPerPeer);
+        }
+        requirePositive(connectTimeout, "connectTimeout");
+        requirePositive(handshakeTimeout, "handshakeTimeout");
+        requirePositive(idleTimeout, "idleTimeout");
+        if (reconnectBackoff == null || reconnectBackoff.isNegative()) {
+            throw new IllegalArgumentException("reconnectBackoff must not be negative");
+        }
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive");
+        }
+    }
+
+    /** Defaults for a node on the open network. */
+    public static TransportConfig defaults() {
+        return new TransportConfig(Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(5), Duration.ofSeconds(10),
+                Duration.ofMinutes(2), 2 * Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofMillis(250));
+    }
+
+    /** This config with another maximum frame size. */
+    public TransportConfig withMaxFrameBytes(int bytes) {
+        return new TransportConfig(bytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer, reconnectBackoff);
+    }
+
+    /** This config with another connect timeout. */
+    public TransportConfig withConnectTimeout(Duration timeout) {
+        return new TransportConfig(maxFrameBytes, timeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer, reconnectBackoff);
+    }
+
+    /** This config with another handshake timeout. */
+    public TransportConfig withHandshakeTimeout(Duration timeout) {
+        return new TransportConfig(maxFrameBytes, connectTimeout, timeout, idleTimeout, maxPendingBytesPerPeer, reconnectBackoff);
+    }
+
+    /** This config with another idle timeout. */
+    public TransportConfig withIdleTimeout(Duration timeout) {
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, timeout, maxPendingBytesPerPeer, reconnectBackoff);
+    }
+
+    /** This config with another bound on bytes pending per peer. */
+    public TransportConfig withMaxPendingBytesPerPeer(int bytes) {
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, bytes, reconnectBackoff);
+    }
+
+    /** This config with another reconnect backoff. */
+    public TransportConfig withReconnectBackoff(Duration backoff) {
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer, backoff);
+    }
+}

@@ -1,0 +1,58 @@
+package io.riptide.dolr.transport;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** The live counters behind {@link TransportMetrics}; updated from any I/O thread without locks. */
+final class TransportCounters {
+    private final LongAdder connectionsIn = new LongAdder();
+    private final LongAdder connectionsOut = new LongAdder();
+    private final LongAdder handshakesFailed = new LongAdder();
+    private final LongAdder framesRefused = new LongAdder();
+    private final LongAdder messagesSent = new LongAdder();
+    private final LongAdder messagesReceived = new LongAdder();
+    private final LongAdder messagesDropped = new LongAdder();
+    private final LongAdder bytesIn = new LongAdder();
+    private final LongAdder bytesOut = new LongAdder();
+
+    void connectionIn() {
+        connectionsIn.increment();
+    }
+
+    void connectionOut() {
+        connectionsOut.increment();
+    }
+
+    void handshakeFailed() {
+        handshakesFailed.increment();
+    }
+
+    void frameRefused() {
+        framesRefused.increment();
+    }
+
+    void messageSent() {
+        messagesSent.increment();
+    }
+
+    void messageReceived() {
+        messagesReceived.increment();
+    }
+
+    void messageDropped() {
+        messagesDropped.increment();
+    }
+
+    void bytesIn(long n) {
+        bytesIn.add(n);
+    }
+
+    void bytesOut(long n) {
+        bytesOut.add(n);
+    }
+
+    TransportMetrics snapshot(int openConnections) {
+        return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, handshakesFailed.sum(),
+                framesRefused.sum(), messagesSent.sum(), messagesReceived.sum(), messagesDropped.sum(), bytesIn.sum(),
+                bytesOut.sum());
+    }
+}

@@ -1,0 +1,30 @@
+package io.riptide.dolr.transport;
+
+/**
+ * A snapshot of a {@link TcpTransport}'s counters. All are totals since start except
+ * {@code openConnections}.
+ *
+ * @param connectionsIn connections accepted from peers
+ * @param connectionsOut connections this node opened
+ * @param openConnections connections open now, either direction, authenticated or not
+ * @param handshakesFailed connections refused because they did not prove a key in time and in order
+ * @param framesRefused connections closed for a frame that is too long, negative or undecodable
+ * @param messagesSent messages written to a peer's socket
+ * @param messagesReceived messages decoded from authenticated peers
+ * @param messagesDropped messages not sent (peer unreachable, queue full, peer not reading, too
+ *     big) or not delivered (the node's loop refused them)
+ * @param bytesIn bytes read from sockets
+ * @param bytesOut bytes handed to sockets
+ */
+public record TransportMetrics(
+        long connectionsIn,
+        long connectionsOut,
+        int openConnections,
+        long handshakesFailed,
+        long framesRefused,
+        long messagesSent,
+        long messagesReceived,
+        long messagesDropped,
+        long bytesIn,
+        long bytesOut) {
+}

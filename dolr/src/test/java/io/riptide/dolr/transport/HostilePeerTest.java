@@ -1,0 +1,161 @@
+package io.riptide.dolr.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.transport.Cluster.Node;
+import io.riptide.dolr.transport.Inbox.Received;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.function.ToLongFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Peers that speak the protocol wrongly are cut off and counted; the node keeps serving others. */
+class HostilePeerTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofMillis(400);
+
+    private final Cluster cluster = new Cluster();
+    private final NettyLogWatch netty = new NettyLogWatch();
+    private Node server;
+
+    @BeforeEach
+    void startServer() {
+        server = cluster.start(TransportConfig.defaults().withHandshakeTimeout(HANDSHAKE_TIMEOUT).withMaxFrameBytes(64 * 1024));
+    }
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        try {
+            cluster.close();
+            netty.assertClean();
+        } finally {
+            netty.close();
+        }
+    }
+
+    @Test
+    void garbageIsRefused() throws Exception {
+        // 0x6761... as a length is far above the limit.
+        assertRefused(TransportMetrics::framesRefused, "garbage, not a frame at all".getBytes());
+    }
+
+    @Test
+    void oversizedLengthIsRefusedBeforeItsBodyArrives() throws Exception {
+        assertRefused(TransportMetrics::framesRefused, new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1});
+    }
+
+    @Test
+    void negativeLengthIsRefused() throws Exception {
+        assertRefused(TransportMetrics::framesRefused, new byte[] {(byte) 0x80, 0, 0, 0, 1});
+    }
+
+    @Test
+    void truncatedFrameIsRefusedWhenTheHandshakeTimesOut() throws Exception {
+        byte[] hello = RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES]));
+        byte[] truncated = Arrays.copyOf(hello, hello.length - 5);
+        assertRefused(TransportMetrics::handshakesFailed, truncated);
+    }
+
+    @Test
+    void protocolMessageBeforeTheHandshakeIsRefused() throws Exception {
+        assertRefused(TransportMetrics::handshakesFailed, RawPeer.frame(Ping.codec(), new Ping(1, new byte[8])));
+    }
+
+    @Test
+    void silentPeerIsRefusedAfterTheHandshakeTimeout() throws Exception {
+        assertRefused(TransportMetrics::handshakesFailed, new byte[0]);
+    }
+
+    @Test
+    void proofSignedWithAnotherKeyIsRefused() throws Exception {
+        SigningKey presented = cluster.newKey();
+        SigningKey forger = cluster.newKey();
+        try (RawPeer peer = new RawPeer(server.address())) {
+            peer.handshake(presented, forger, new NodeAddress(Cluster.HOST, 1));
+            assertTrue(peer.closedByServerWithin(WAIT), "server closed the connection");
+        }
+        assertEquals(1, server.metrics().handshakesFailed());
+        assertServesLegitimatePeer();
+    }
+
+    @Test
+    void rawHandshakeWithTheRightKeyIsAccepted() throws Exception {
+        // The control for the forged proof: the same raw client, signing honestly, gets through.
+        SigningKey key = cluster.newKey();
+        NodeAddress advertised = new NodeAddress(Cluster.HOST, 1);
+        try (RawPeer peer = new RawPeer(server.address())) {
+            peer.handshake(key, key, advertised);
+            peer.write(RawPeer.frame(Ping.codec(), new Ping(5, new byte[0])));
+            Received got = server.inbox().take(WAIT);
+            assertEquals(key.publicKey().nodeId(), got.from().id());
+            assertEquals(advertised, got.from().address());
+            assertEquals(5, ((Ping) got.message()).n());
+
+            // After the handshake the node codec applies: a handshake message is now an unknown type.
+            peer.write(RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES])));
+            assertTrue(peer.closedByServerWithin(WAIT), "server closed the connection");
+        }
+        assertEquals(0, server.metrics().handshakesFailed());
+        assertEquals(1, server.metrics().framesRefused());
+    }
+
+    @Test
+    void replayedProofFromAnotherConnectionIsRefused() throws Exception {
+        // A proof is bound to both nonces, so one captured from a past connection is worthless.
+        SigningKey key = cluster.newKey();
+        NodeAddress advertised = new NodeAddress(Cluster.HOST, 1);
+        byte[] stale = Transcript.of(Role.CLIENT, new byte[Hello.NONCE_BYTES], new byte[Hello.NONCE_BYTES],
+                key.publicKey(), advertised);
+        try (RawPeer peer = new RawPeer(server.address())) {
+            peer.read(HandshakeCodec.create());
+            peer.write(RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES])));
+            peer.write(RawPeer.frame(HandshakeCodec.create(), new Proof(key.publicKey(), advertised, key.sign(stale))));
+            assertTrue(peer.closedByServerWithin(WAIT), "server closed the connection");
+        }
+        assertEquals(1, server.metrics().handshakesFailed());
+    }
+
+    @Test
+    void serverProofIsBoundToItsRole() throws Exception {
+        // The server's proof names the server role: replayed as a client's it must not verify.
+        try (RawPeer peer = new RawPeer(server.address())) {
+            Hello serverHello = (Hello) peer.read(HandshakeCodec.create());
+            byte[] nonce = new byte[Hello.NONCE_BYTES];
+            peer.write(RawPeer.frame(HandshakeCodec.create(), new Hello(nonce)));
+            Proof serverProof = assertInstanceOf(Proof.class, peer.read(HandshakeCodec.create()));
+            byte[] asServer = Transcript.of(Role.SERVER, nonce, serverHello.nonce(), serverProof.key(), serverProof.address());
+            assertTrue(serverProof.key().verify(asServer, serverProof.signature()), "server proof verifies as the server's");
+            assertEquals(server.transport().self().id(), serverProof.key().nodeId());
+            peer.write(RawPeer.frame(HandshakeCodec.create(), serverProof));
+            assertTrue(peer.closedByServerWithin(WAIT), "server closed the connection");
+        }
+        assertEquals(1, server.metrics().handshakesFailed());
+    }
+
+    private void assertRefused(ToLongFunction<TransportMetrics> counter, byte[] bytes) throws Exception {
+        long before = counter.applyAsLong(server.metrics());
+        try (RawPeer peer = new RawPeer(server.address())) {
+            peer.write(bytes);
+            assertTrue(peer.closedByServerWithin(WAIT), "server closed the connection");
+        }
+        Await.until(WAIT, "refusal counted", () -> counter.applyAsLong(server.metrics()) == before + 1);
+        Await.until(WAIT, "no connection retained", () -> server.metrics().openConnections() == 0);
+        assertEquals(0, server.metrics().messagesReceived());
+        assertServesLegitimatePeer();
+    }
+
+    private void assertServesLegitimatePeer() throws Exception {
+        Node peer = cluster.start(TransportConfig.defaults());
+        peer.transport().send(server.address(), new Ping(42, new byte[16]));
+        Received got = server.inbox().take(WAIT);
+        assertEquals(peer.transport().self(), got.from());
+        server.transport().send(peer.address(), new Ping(43, new byte[0]));
+        assertEquals(43, ((Ping) peer.inbox().take(WAIT).message()).n());
+    }
+}

@@ -1,0 +1,112 @@
+package io.riptide.dolr.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.wire.Frames;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireException;
+import io.riptide.core.wire.WireMessage;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+
+/** A hand-driven client on a plain blocking socket, for speaking the protocol wrongly on purpose. */
+final class RawPeer implements AutoCloseable {
+    private final Socket socket = new Socket();
+    private final DataInputStream in;
+    private final OutputStream out;
+
+    RawPeer(NodeAddress to) throws IOException {
+        socket.connect(new InetSocketAddress(to.host(), to.port()), 2000);
+        socket.setSoTimeout(5000);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    /** Writes {@code bytes}; false if the server already closed the connection. */
+    boolean write(byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Reads one frame and decodes it with {@code codec}. */
+    WireMessage read(MessageCodec codec) throws IOException, WireException {
+        int length = in.readInt();
+        if (length < 0 || length > 1 << 20) {
+            throw new IOException("implausible frame length " + length);
+        }
+        byte[] frame = new byte[length];
+        in.readFully(frame);
+        ByteBuf buf = Unpooled.wrappedBuffer(frame);
+        try {
+            return Frames.decode(codec, buf);
+        } finally {
+            buf.release();
+        }
+    }
+
+    /**
+     * Whether the server closes the connection within {@code timeout}, discarding whatever it sends
+     * meanwhile. A reset counts as closed.
+     */
+    boolean closedByServerWithin(Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        byte[] sink = new byte[4096];
+        InputStream raw = socket.getInputStream();
+        while (System.nanoTime() < deadline) {
+            socket.setSoTimeout((int) Math.max(1, Math.min(200, (deadline - System.nanoTime()) / 1_000_000)));
+            try {
+                if (raw.read(sink) < 0) {
+                    return true;
+                }
+            } catch (SocketTimeoutException e) {
+                // Still open; keep waiting until the deadline.
+            } catch (IOException e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Runs the client side of the handshake, signing with {@code signer} while presenting {@code presented}'s key. */
+    void handshake(SigningKey presented, SigningKey signer, NodeAddress advertised) throws IOException, WireException {
+        MessageCodec codec = HandshakeCodec.create();
+        Hello serverHello = (Hello) read(codec);
+        byte[] nonce = new byte[Hello.NONCE_BYTES];
+        nonce[0] = 7;
+        write(frame(codec, new Hello(nonce)));
+        read(codec); // the server's proof; this peer doesn't care who the server is
+        byte[] transcript = Transcript.of(Role.CLIENT, nonce, serverHello.nonce(), presented.publicKey(), advertised);
+        write(frame(codec, new Proof(presented.publicKey(), advertised, signer.sign(transcript))));
+    }
+
+    /** The bytes of {@code message} framed as a node would send it. */
+    static byte[] frame(MessageCodec codec, WireMessage message) {
+        ByteBuf buf = Frames.encode(codec, message, UnpooledByteBufAllocator.DEFAULT);
+        try {
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.readBytes(bytes);
+            return bytes;
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
