@@ -24,7 +24,8 @@ public final class Scenarios {
     /** Every scenario that ships with Riptide. Add new scenarios to this list. */
     public static Scenarios builtIn() {
         return new Scenarios(List.of(
-                new TopologyScenario()));
+                new TopologyScenario(),
+                new RoutingScaleScenario()));
     }
 
     /** This set plus {@code scenario}. */

@@ -1,0 +1,95 @@
+package io.riptide.simulator.overlay;
+
+import io.riptide.core.runtime.sim.Simulation;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.simulation.SimulatedOverlay;
+import io.riptide.simulator.report.Progress;
+import io.riptide.simulator.scenario.ScenarioOptions;
+import io.riptide.simulator.topology.TopologyParams;
+import io.riptide.simulator.topology.TransitStubTopology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The common first act of the overlay experiments: a transit-stub topology, an overlay node on every
+ * host joining one after another through a node of its own stub, and a period of maintenance for the
+ * routing state to settle.
+ */
+public final class OverlayBuild {
+    private final TransitStubTopology topology;
+    private final Simulation sim;
+    private final SimulatedOverlay overlay;
+    private final ProbeRecorder probes;
+    private final int joined;
+
+    private OverlayBuild(TransitStubTopology topology, Simulation sim, SimulatedOverlay overlay, ProbeRecorder probes, int joined) {
+        this.topology = topology;
+        this.sim = sim;
+        this.overlay = overlay;
+        this.probes = probes;
+        this.joined = joined;
+    }
+
+    /**
+     * Builds it from the scenario options {@code nodes}, {@code hosts-per-stub}, {@code join-rate}
+     * (joins per virtual second) and {@code settle-s}.
+     */
+    public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress) {
+        int nodes = options.getInt("nodes", 1000, 2, 200_000);
+        int perStub = options.getInt("hosts-per-stub", TopologyParams.DEFAULT_HOSTS_PER_STUB, 1, 10_000);
+        double joinRate = options.getDouble("join-rate", 50, 0.1, 100_000);
+        int settle = options.getInt("settle-s", 60, 0, 86_400);
+
+        TransitStubTopology topology = TransitStubTopology.generate(TopologyParams.forHosts(nodes).withHostsPerStub(perStub), seed);
+        Simulation sim = new Simulation(seed);
+        ProbeRecorder probes = new ProbeRecorder(sim::now);
+        SimulatedOverlay overlay = new SimulatedOverlay(sim, topology, config, topology::stubOf, probes::applicationFor);
+
+        List<Integer> order = new ArrayList<>();
+        for (int v = 0; v < nodes; v++) {
+            order.add(v);
+        }
+        SplittableRandom shuffle = new SplittableRandom(seed ^ 0x5eed);
+        for (int i = order.size() - 1; i > 0; i--) {
+            int j = shuffle.nextInt(i + 1);
+            int t = order.get(i);
+            order.set(i, order.get(j));
+            order.set(j, t);
+        }
+        progress.begin("joining " + nodes + " nodes", nodes);
+        Duration spacing = Duration.ofNanos((long) (1e9 / joinRate));
+        int joined = overlay.addAll(order, spacing, Duration.ofSeconds(120), progress::step);
+        progress.finish();
+
+        progress.begin("settling (" + settle + " virtual s)", settle);
+        for (int s = 0; s < settle; s++) {
+            sim.runFor(Duration.ofSeconds(1).toNanos());
+            progress.step();
+        }
+        progress.finish();
+        return new OverlayBuild(topology, sim, overlay, probes, joined);
+    }
+
+    public TransitStubTopology topology() {
+        return topology;
+    }
+
+    public Simulation simulation() {
+        return sim;
+    }
+
+    public SimulatedOverlay overlay() {
+        return overlay;
+    }
+
+    public ProbeRecorder probes() {
+        return probes;
+    }
+
+    /** Nodes that finished joining. */
+    public int joined() {
+        return joined;
+    }
+}
