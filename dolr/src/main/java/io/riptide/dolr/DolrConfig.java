@@ -73,7 +73,7 @@ public record DolrConfig(
     public static DolrConfig defaults() {
         return new DolrConfig(
                 8, 3, 12,
-                Duration.ofSeconds(2), Duration.ofSeconds(7), Duration.ofSeconds(15), Duration.ofSeconds(10),
+                Duration.ofSeconds(2), Duration.ofSeconds(7), Duration.ofSeconds(10), Duration.ofSeconds(10),
                 Duration.ofMillis(400), 3,
                 Duration.ofSeconds(180), Duration.ofSeconds(60), 2,
                 true, 3, 2048, 4, Duration.ofSeconds(10),

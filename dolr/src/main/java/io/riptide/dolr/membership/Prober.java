@@ -10,9 +10,9 @@ import io.riptide.dolr.routing.PeerTable;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.Map;
-import java.util.Set;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 
@@ -30,12 +30,13 @@ public final class Prober {
     private final BooleanSupplier member;
     private final Map<Long, InFlight> inFlight = new HashMap<>();
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
-    private final Set<Id> queuedOrFlying = new HashSet<>();
+    // Everyone waiting on a target's answer: a liveness check and an RTT measurement may ask at once.
+    private final Map<Id, List<LongConsumer>> waiting = new HashMap<>();
     private long nextNonce;
     private long probesSent;
     private long probesDropped;
 
-    private record Request(NodeHandle target, LongConsumer result) {
+    private record Request(NodeHandle target) {
     }
 
     private record InFlight(Request request, long sentAt, Cancellable timer) {
@@ -53,19 +54,28 @@ public final class Prober {
 
     /**
      * Pings {@code target}; {@code result} gets the RTT in nanoseconds, or -1 if no answer came in
-     * time. A target already being probed is not probed twice (the second request is dropped).
+     * time. A target already being probed is not probed twice: the request waits for the same answer.
      */
     public void probe(NodeHandle target, LongConsumer result) {
-        if (target.id().equals(env.self().id()) || !queuedOrFlying.add(target.id())) {
+        if (target.id().equals(env.self().id())) {
             return;
         }
-        if (inFlight.size() < maxInFlight) {
-            send(new Request(target, result));
-        } else if (queue.size() < maxQueue) {
-            queue.add(new Request(target, result));
-        } else {
-            queuedOrFlying.remove(target.id());
+        List<LongConsumer> already = waiting.get(target.id());
+        if (already != null) {
+            already.add(result);
+            return;
+        }
+        if (inFlight.size() >= maxInFlight && queue.size() >= maxQueue) {
             probesDropped++;
+            return;
+        }
+        List<LongConsumer> callbacks = new ArrayList<>(2);
+        callbacks.add(result);
+        waiting.put(target.id(), callbacks);
+        if (inFlight.size() < maxInFlight) {
+            send(new Request(target));
+        } else {
+            queue.add(new Request(target));
         }
     }
 
@@ -83,8 +93,10 @@ public final class Prober {
     }
 
     private void finish(Request request, long rtt) {
-        queuedOrFlying.remove(request.target().id());
-        request.result().accept(rtt);
+        List<LongConsumer> callbacks = waiting.remove(request.target().id());
+        if (callbacks != null) {
+            callbacks.forEach(c -> c.accept(rtt));
+        }
         while (inFlight.size() < maxInFlight && !queue.isEmpty()) {
             send(queue.poll());
         }
@@ -106,7 +118,7 @@ public final class Prober {
 
     /** Whether a probe of {@code id} is queued or in flight. */
     public boolean isProbing(Id id) {
-        return queuedOrFlying.contains(id);
+        return waiting.containsKey(id);
     }
 
     public long probesSent() {

@@ -25,7 +25,8 @@ public final class Scenarios {
     public static Scenarios builtIn() {
         return new Scenarios(List.of(
                 new TopologyScenario(),
-                new RoutingScaleScenario()));
+                new RoutingScaleScenario(),
+                new ChurnScenario()));
     }
 
     /** This set plus {@code scenario}. */
