@@ -32,6 +32,7 @@ public final class Riptide implements Runnable {
         CommandLine root = new CommandLine(new Riptide());
         root.addSubcommand("simulate", SimulateCommand.commandLine(scenarios, stderrIsTerminal));
         root.addSubcommand("keygen", new KeygenCommand());
+        root.addSubcommand("node", new NodeCommand());
         root.addSubcommand("help", new CommandLine.HelpCommand());
         return root;
     }

@@ -330,7 +330,9 @@ public final class Location {
         }
         NodeHandle replica = found.get(index).replica();
         hops.send(replica, new ObjectDelivery(request.step(0)), () -> {
-            pointers.remove(request.guid(), replica.id());
+            // Only suspected: a slow replica is skipped while under suspicion, and its pointers go
+            // when membership confirms the failure (onFailed). Removing the pointer here would lose
+            // a live object until its next republish.
             onSuspect.accept(replica);
             followPointers(request, found, index + 1);
         });

@@ -16,7 +16,7 @@ import java.util.logging.Logger;
  * pipeline unhandled. Netty logs through java.util.logging here, as no SLF4J provider is on the test
  * class path.
  */
-final class NettyLogWatch implements AutoCloseable {
+public final class NettyLogWatch implements AutoCloseable {
     // Held so the JUL logger (weakly referenced by its manager) keeps our handler.
     private final Logger netty = Logger.getLogger("io.netty");
     private final List<String> problems = new CopyOnWriteArrayList<>();
@@ -37,12 +37,12 @@ final class NettyLogWatch implements AutoCloseable {
         }
     };
 
-    NettyLogWatch() {
+    public NettyLogWatch() {
         netty.addHandler(handler);
     }
 
     /** What was logged so far, after giving the leak detector a chance to report collected buffers. */
-    List<String> problems() throws InterruptedException {
+    public List<String> problems() throws InterruptedException {
         for (int i = 0; i < 3; i++) {
             System.gc();
             Thread.sleep(20);
@@ -56,7 +56,7 @@ final class NettyLogWatch implements AutoCloseable {
     }
 
     /** Fails if Netty reported a leak or an unhandled exception. */
-    void assertClean() throws InterruptedException {
+    public void assertClean() throws InterruptedException {
         assertEquals(List.of(), problems(), "Netty warnings or leak reports");
     }
 

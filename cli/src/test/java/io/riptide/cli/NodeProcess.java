@@ -1,0 +1,103 @@
+package io.riptide.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+
+/**
+ * A {@code riptide node} in a JVM of its own, on the test class path. Its output goes to files, not
+ * pipes, because {@link Process#destroy} closes the pipes and would lose what it prints on the way out.
+ */
+final class NodeProcess implements AutoCloseable {
+    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
+    private final String name;
+    private final Process process;
+    private final Path stdout;
+    private final Path stderr;
+
+    private NodeProcess(String name, Process process, Path stdout, Path stderr) {
+        this.name = name;
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    /** Starts {@code java ... io.riptide.cli.Riptide node ARGS}; its output goes to files in {@code dir}. */
+    static NodeProcess start(String name, Path dir, String... nodeArgs) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // Surefire runs tests from a manifest-only jar; this property holds the real class path.
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid",
+                "-cp", classPath, Riptide.class.getName(), "node"));
+        command.addAll(List.of(nodeArgs));
+        Path stdout = dir.resolve(name + ".stdout");
+        Path stderr = dir.resolve(name + ".stderr");
+        Process p = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        return new NodeProcess(name, p, stdout, stderr);
+    }
+
+    /** The first line printed that matches {@code wanted}, waiting up to {@code timeout} for it. */
+    String await(Predicate<String> wanted, String what, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            boolean exited = !process.isAlive();
+            Optional<String> hit = lines().stream().filter(wanted).findFirst();
+            if (hit.isPresent()) {
+                return hit.get();
+            }
+            // Read after the exit check, so a process that exited has nothing more to print.
+            if (exited || System.nanoTime() - deadline > 0) {
+                throw new AssertionError(name + " did not print " + what + " within " + timeout + "; exited=" + exited
+                        + "\nstdout:\n" + String.join("\n", lines()) + "\nstderr:\n" + stderr());
+            }
+            // Polling interval only; the deadline above is the bound.
+            LockSupport.parkNanos(20_000_000);
+        }
+    }
+
+    /** Every complete line printed so far. */
+    List<String> lines() {
+        try {
+            String text = Files.readString(stdout, StandardCharsets.UTF_8);
+            List<String> all = List.of(text.split("\n", -1));
+            // The last element is an unfinished line, or empty after a final newline.
+            return all.subList(0, all.size() - 1);
+        } catch (IOException e) {
+            return List.of("(stdout unreadable: " + e + ")");
+        }
+    }
+
+    String stderr() {
+        try {
+            return Files.readString(stderr, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(unreadable: " + e + ")";
+        }
+    }
+
+    /** Asks the node to stop as Ctrl-C would (SIGTERM); true if it exited in time. */
+    boolean stop() throws InterruptedException {
+        process.destroy();
+        return process.waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** Kills the process if it is still running. */
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+        }
+    }
+}

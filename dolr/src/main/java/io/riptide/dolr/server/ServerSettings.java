@@ -1,0 +1,86 @@
+package io.riptide.dolr.server;
+
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.stage.StageConfig;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.OverlayApplication;
+import io.riptide.dolr.transport.TransportConfig;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What an {@link OverlayServer} runs: the node's key, where it listens, whom it joins through, and
+ * the configuration of its overlay node, transport and stages.
+ *
+ * @param key the node's key; its public key names the node
+ * @param listen host and port to listen on (port 0: any free port); the host is advertised to peers
+ * @param bootstrap a member to join through, or null to start a new overlay
+ * @param dolr the overlay node's tunables
+ * @param transport the TCP transport's limits
+ * @param stages the node's SEDA stages
+ * @param codec the messages the node speaks: the overlay's, plus the application's
+ * @param application the upcalls of the agent running on the node
+ */
+public record ServerSettings(
+        SigningKey key,
+        NodeAddress listen,
+        NodeAddress bootstrap,
+        DolrConfig dolr,
+        TransportConfig transport,
+        List<StageConfig> stages,
+        MessageCodec codec,
+        OverlayApplication application) {
+
+    /** Stage for hashing, signing and verifying: CPU-bound, so few threads. */
+    public static final String CRYPTO_STAGE = "crypto";
+    /** Stage for blocking disk I/O. */
+    public static final String DISK_STAGE = "disk";
+
+    public ServerSettings {
+        if (key == null || listen == null || dolr == null || transport == null || stages == null || codec == null
+                || application == null) {
+            throw new IllegalArgumentException("only bootstrap may be null");
+        }
+        stages = List.copyOf(stages);
+    }
+
+    /** A plain storage and routing node that starts a new overlay, with default configuration. */
+    public static ServerSettings of(SigningKey key, NodeAddress listen) {
+        return new ServerSettings(key, listen, null, DolrConfig.defaults(), TransportConfig.defaults(),
+                List.of(StageConfig.of(CRYPTO_STAGE, 256, 1, 2), StageConfig.of(DISK_STAGE, 256, 1, 2)),
+                DolrCodec.create(), OverlayApplication.NONE);
+    }
+
+    /** The member to join through; empty when the node starts a new overlay. */
+    public Optional<NodeAddress> bootstrapAddress() {
+        return Optional.ofNullable(bootstrap);
+    }
+
+    /** These settings, joining through {@code member} (null: start a new overlay). */
+    public ServerSettings joining(NodeAddress member) {
+        return new ServerSettings(key, listen, member, dolr, transport, stages, codec, application);
+    }
+
+    /** These settings with another overlay configuration. */
+    public ServerSettings withDolr(DolrConfig config) {
+        return new ServerSettings(key, listen, bootstrap, config, transport, stages, codec, application);
+    }
+
+    /** These settings with another transport configuration. */
+    public ServerSettings withTransport(TransportConfig config) {
+        return new ServerSettings(key, listen, bootstrap, dolr, config, stages, codec, application);
+    }
+
+    /** These settings with other stages. */
+    public ServerSettings withStages(List<StageConfig> configs) {
+        return new ServerSettings(key, listen, bootstrap, dolr, transport, configs, codec, application);
+    }
+
+    /** These settings running {@code app} over a codec that knows its messages. */
+    public ServerSettings withApplication(OverlayApplication app, MessageCodec appCodec) {
+        return new ServerSettings(key, listen, bootstrap, dolr, transport, stages, appCodec, app);
+    }
+}
