@@ -251,9 +251,10 @@ public final class Membership implements RouteHandler {
         }
         if (leafSet.add(peer)) {
             leafSince.put(peer.id(), env.nowNanos());
+            // The newcomer may have pushed others out of the leaf set.
+            leafSince.keySet().removeIf(id -> !leafSet.contains(id));
             listener.onLeafAdded(peer);
         }
-        leafSince.keySet().removeIf(id -> !leafSet.contains(id));
     }
 
     // ---- keep-alive, failure detection and repair ------------------------------------------------

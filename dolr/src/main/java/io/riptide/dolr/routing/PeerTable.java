@@ -16,7 +16,6 @@ public final class PeerTable {
         private final NodeHandle handle;
         private long rttNanos = -1;
         private long lastHeard = Long.MIN_VALUE;
-        private long deadUntil = Long.MIN_VALUE;
 
         Peer(NodeHandle handle) {
             this.handle = handle;
@@ -38,6 +37,9 @@ public final class PeerTable {
 
     private final int capacity;
     private final Map<Id, Peer> peers;
+    // Peers believed failed, kept apart because routing asks "is it dead?" for every candidate and
+    // the answer is almost always no: a miss in this small map is cheap.
+    private final Map<Id, Long> dead = new java.util.HashMap<>();
 
     public PeerTable(int capacity) {
         this.capacity = capacity;
@@ -68,7 +70,9 @@ public final class PeerTable {
     public void heard(NodeHandle handle, long now) {
         Peer p = peer(handle);
         p.lastHeard = now;
-        p.deadUntil = Long.MIN_VALUE;
+        if (!dead.isEmpty()) {
+            dead.remove(handle.id());
+        }
     }
 
     /** Folds a round-trip sample into the peer's estimate (EWMA, 1/4 weight to the new sample). */
@@ -76,7 +80,9 @@ public final class PeerTable {
         Peer p = peer(handle);
         p.rttNanos = p.rttNanos < 0 ? sampleNanos : (3 * p.rttNanos + sampleNanos) / 4;
         p.lastHeard = now;
-        p.deadUntil = Long.MIN_VALUE;
+        if (!dead.isEmpty()) {
+            dead.remove(handle.id());
+        }
     }
 
     /** The measured RTT of the peer with {@code id}, or -1. */
@@ -93,13 +99,27 @@ public final class PeerTable {
 
     /** Believes the peer failed until {@code until}: it is not routed to nor re-learned second-hand before then. */
     public void markDead(NodeHandle handle, long until) {
-        peer(handle).deadUntil = until;
+        peer(handle);
+        if (dead.size() >= capacity) {
+            dead.values().removeIf(u -> u <= until - 1_000_000_000L * 3600);
+        }
+        dead.put(handle.id(), until);
     }
 
     /** Whether the peer is believed failed at {@code now}. */
     public boolean isDead(Id id, long now) {
-        Peer p = peers.get(id);
-        return p != null && p.deadUntil > now;
+        if (dead.isEmpty()) {
+            return false;
+        }
+        Long until = dead.get(id);
+        if (until == null) {
+            return false;
+        }
+        if (until <= now) {
+            dead.remove(id);
+            return false;
+        }
+        return true;
     }
 
     /** Whether the peer's RTT is known. */

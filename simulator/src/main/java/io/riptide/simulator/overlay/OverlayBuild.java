@@ -34,12 +34,13 @@ public final class OverlayBuild {
 
     /**
      * Builds it from the scenario options {@code nodes}, {@code hosts-per-stub}, {@code join-rate}
-     * (joins per virtual second) and {@code settle-s}.
+     * (joins per virtual second; default the larger of 50 and nodes/20) and {@code settle-s}.
      */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress) {
         int nodes = options.getInt("nodes", 1000, 2, 200_000);
         int perStub = options.getInt("hosts-per-stub", TopologyParams.DEFAULT_HOSTS_PER_STUB, 1, 10_000);
-        double joinRate = options.getDouble("join-rate", 50, 0.1, 100_000);
+        // Larger overlays join faster so the build's virtual time (and its cost) stays bounded.
+        double joinRate = options.getDouble("join-rate", Math.max(50, nodes / 20.0), 0.1, 100_000);
         int settle = options.getInt("settle-s", 60, 0, 86_400);
 
         TransitStubTopology topology = TransitStubTopology.generate(TopologyParams.forHosts(nodes).withHostsPerStub(perStub), seed);

@@ -10,7 +10,9 @@ import io.riptide.core.wire.Frames;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.core.wire.WireException;
 import io.riptide.core.wire.WireMessage;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -22,7 +24,8 @@ import java.util.function.Function;
 public final class SimNetwork {
     private final Simulation sim;
     private final LatencyModel latency;
-    private final Map<Integer, SimEnv> hosts = new HashMap<>();
+    // Indexed by vertex: looked up for every message delivered.
+    private final List<SimEnv> hosts = new ArrayList<>();
     private final Map<String, Long> stageServiceNanos = new HashMap<>();
     // Wire checks run for every simulated message: leak tracking of these short-lived buffers would
     // cost more than the simulation itself, and each one is released in the same method.
@@ -59,18 +62,24 @@ public final class SimNetwork {
      * {@link SimEnv} and returns the handler for its incoming messages.
      */
     public SimEnv start(Id id, int vertex, Function<SimEnv, MessageHandler> node) {
-        if (hosts.containsKey(vertex) && hosts.get(vertex).isAlive()) {
+        if (vertex < 0) {
+            throw new IllegalArgumentException("negative vertex " + vertex);
+        }
+        while (hosts.size() <= vertex) {
+            hosts.add(null);
+        }
+        if (hosts.get(vertex) != null && hosts.get(vertex).isAlive()) {
             throw new IllegalStateException("vertex " + vertex + " already hosts a live node");
         }
         SimEnv env = new SimEnv(this, new NodeHandle(id, NodeAddress.simulated(vertex)), sim.newRandom());
-        hosts.put(vertex, env);
+        hosts.set(vertex, env);
         env.attach(node.apply(env));
         return env;
     }
 
     /** Crashes the host at {@code vertex}: it stops receiving and its timers never fire. */
     public void kill(int vertex) {
-        SimEnv env = hosts.get(vertex);
+        SimEnv env = host(vertex);
         if (env != null) {
             env.die();
         }
@@ -78,8 +87,12 @@ public final class SimNetwork {
 
     /** Whether a live host is at {@code vertex}. */
     public boolean isAlive(int vertex) {
-        SimEnv env = hosts.get(vertex);
+        SimEnv env = host(vertex);
         return env != null && env.isAlive();
+    }
+
+    private SimEnv host(int vertex) {
+        return vertex >= 0 && vertex < hosts.size() ? hosts.get(vertex) : null;
     }
 
     /** One-way latency between two vertices. */
@@ -105,7 +118,7 @@ public final class SimNetwork {
         int fromVertex = from.self().address().port();
         NodeHandle sender = from.self();
         sim.at(latency.latencyNanos(fromVertex, to.port()), () -> {
-            SimEnv target = hosts.get(to.port());
+            SimEnv target = host(to.port());
             if (target == null || !target.isAlive()) {
                 messagesDropped++;
                 return;
