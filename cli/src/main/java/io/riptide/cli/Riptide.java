@@ -33,6 +33,7 @@ public final class Riptide implements Runnable {
         root.addSubcommand("simulate", SimulateCommand.commandLine(scenarios, stderrIsTerminal));
         root.addSubcommand("keygen", new KeygenCommand());
         root.addSubcommand("node", new NodeCommand());
+        root.addSubcommand("demo", new DemoCommand());
         root.addSubcommand("help", new CommandLine.HelpCommand());
         return root;
     }
