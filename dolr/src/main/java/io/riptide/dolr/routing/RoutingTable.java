@@ -142,6 +142,11 @@ public final class RoutingTable {
         return out;
     }
 
+    /** Candidate {@code i} of a slot, nearest first; the router reads slots this way to avoid {@link #slot}'s copy. */
+    NodeHandle candidate(int row, int col, int i) {
+        return rows[row][col].handles[i];
+    }
+
     /** The nearest candidate of a slot, or null. */
     public NodeHandle primary(int row, int col) {
         Slot[] r = rows[row];
