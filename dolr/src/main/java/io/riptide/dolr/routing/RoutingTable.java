@@ -200,7 +200,10 @@ public final class RoutingTable {
         return out;
     }
 
-    /** Rows that hold at least one entry. */
+    /**
+     * How many rows there are down to the deepest row holding an entry (empty rows above it count):
+     * the range of rows maintenance picks from. 0 for an empty table.
+     */
     public int populatedRows() {
         int n = 0;
         for (int row = 0; row < Id.DIGITS; row++) {
