@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** The ID arithmetic under every routing decision: shared prefix length and ring distance. */
+/** The ID arithmetic under every routing decision: shared prefix length, ring distance and closeness to a key. */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -50,5 +50,12 @@ public class IdBenchmark {
     public Id ringDistance() {
         int i = next++ & MASK;
         return left[i].ringDistance(right[i]);
+    }
+
+    /** Which of two IDs is nearer a key: the comparison the last routing hop makes per leaf-set member. */
+    @Benchmark
+    public boolean closerTo() {
+        int i = next++ & MASK;
+        return left[i].closerTo(right[i], right[(i + 1) & MASK]);
     }
 }

@@ -3,6 +3,7 @@ package io.riptide.dolr.routing;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -18,6 +19,10 @@ public final class LeafSet {
     // Nearest first. right: clockwise successors; left: counter-clockwise predecessors.
     private final List<NodeHandle> right = new ArrayList<>();
     private final List<NodeHandle> left = new ArrayList<>();
+    // Read-only windows on the sides for the router's last hop, which runs per routed message and
+    // should not copy the sides as right() and left() do.
+    private final List<NodeHandle> rightView = Collections.unmodifiableList(right);
+    private final List<NodeHandle> leftView = Collections.unmodifiableList(left);
 
     public LeafSet(Id self, int half) {
         this.self = self;
@@ -74,8 +79,8 @@ public final class LeafSet {
         if (right.size() < half || left.size() < half) {
             return true;
         }
-        return self.clockwiseTo(id).compareTo(self.clockwiseTo(rightEdge().id())) < 0
-                || id.clockwiseTo(self).compareTo(leftEdge().id().clockwiseTo(self)) < 0;
+        return self.compareClockwiseDistance(id, rightEdge().id()) < 0
+                || self.compareCounterClockwiseDistance(id, leftEdge().id()) < 0;
     }
 
     /** Removes the node with {@code id}; returns true if it was a member. */
@@ -116,6 +121,19 @@ public final class LeafSet {
         return new ArrayList<>(all);
     }
 
+    /**
+     * The clockwise side, nearest first, as a live read-only view (no copy). A member may also be on
+     * the other side, as the same handle.
+     */
+    List<NodeHandle> rightView() {
+        return rightView;
+    }
+
+    /** The counter-clockwise side, nearest first, as a live read-only view (no copy). */
+    List<NodeHandle> leftView() {
+        return leftView;
+    }
+
     public int size() {
         return members().size();
     }
@@ -133,9 +151,8 @@ public final class LeafSet {
         if (!isFull()) {
             return true;
         }
-        Id rightEdge = self.clockwiseTo(right.get(right.size() - 1).id());
-        Id leftEdge = left.get(left.size() - 1).id().clockwiseTo(self);
-        return self.clockwiseTo(key).compareTo(rightEdge) <= 0 || key.clockwiseTo(self).compareTo(leftEdge) <= 0;
+        return self.compareClockwiseDistance(key, right.get(right.size() - 1).id()) <= 0
+                || self.compareCounterClockwiseDistance(key, left.get(left.size() - 1).id()) <= 0;
     }
 
     /** The farthest member on the clockwise side, or null. */

@@ -2,6 +2,7 @@ package io.riptide.dolr.routing;
 
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -32,7 +33,8 @@ public final class Router {
             return null;
         }
         int col = key.digit(row);
-        for (NodeHandle candidate : table.slot(row, col)) {
+        for (int i = 0, n = table.slotSize(row, col); i < n; i++) {
+            NodeHandle candidate = table.candidate(row, col, i);
             if (!excluded.test(candidate.id())) {
                 return candidate;
             }
@@ -41,13 +43,22 @@ public final class Router {
     }
 
     private NodeHandle closestInLeafSet(Id key, Predicate<Id> excluded) {
-        NodeHandle best = self;
-        for (NodeHandle h : leafSet.members()) {
+        // Both sides read in place rather than through members(), which copies them on every call. A
+        // member on both sides is the same handle; meeting it twice changes nothing, since no node is
+        // strictly closer than itself.
+        NodeHandle best = closestIn(leafSet.rightView(), key, excluded, self);
+        best = closestIn(leafSet.leftView(), key, excluded, best);
+        return best == self ? null : best;
+    }
+
+    private static NodeHandle closestIn(List<NodeHandle> side, Id key, Predicate<Id> excluded, NodeHandle best) {
+        for (int i = 0; i < side.size(); i++) {
+            NodeHandle h = side.get(i);
             if (!excluded.test(h.id()) && h.id().closerTo(key, best.id())) {
                 best = h;
             }
         }
-        return best == self ? null : best;
+        return best;
     }
 
     private NodeHandle rareCase(Id key, int row, Predicate<Id> excluded) {

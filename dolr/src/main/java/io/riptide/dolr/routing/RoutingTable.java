@@ -142,6 +142,11 @@ public final class RoutingTable {
         return out;
     }
 
+    /** Candidate {@code i} of a slot, nearest first; the router reads slots this way to avoid {@link #slot}'s copy. */
+    NodeHandle candidate(int row, int col, int i) {
+        return rows[row][col].handles[i];
+    }
+
     /** The nearest candidate of a slot, or null. */
     public NodeHandle primary(int row, int col) {
         Slot[] r = rows[row];
@@ -195,7 +200,10 @@ public final class RoutingTable {
         return out;
     }
 
-    /** Rows that hold at least one entry. */
+    /**
+     * How many rows there are down to the deepest row holding an entry (empty rows above it count):
+     * the range of rows maintenance picks from. 0 for an empty table.
+     */
     public int populatedRows() {
         int n = 0;
         for (int row = 0; row < Id.DIGITS; row++) {

@@ -183,9 +183,106 @@ public final class Id implements Comparable<Id> {
 
     /** The shorter of the two ways round the ring between this ID and {@code other}. */
     public Id ringDistance(Id other) {
-        Id cw = other.minus(this);
-        Id ccw = this.minus(other);
-        return cw.compareTo(ccw) <= 0 ? cw : ccw;
+        // other - this, then negated if that is the long way round: one new ID, not two.
+        long dLo = (other.lo & LO_MASK) - (lo & LO_MASK);
+        long dMid = other.mid - mid - (dLo >>> 63);
+        long dHi = other.hi - hi - borrowOut(other.mid, mid, dLo >>> 63);
+        dLo &= LO_MASK;
+        if (dHi >= 0) {
+            return new Id(dHi, dMid, (int) dLo);
+        }
+        return new Id(negHi(dHi, dMid, dLo), negMid(dMid, dLo), (int) negLo(dLo));
+    }
+
+    /**
+     * Compares how far {@code a} and {@code b} are from this ID the shorter way round the ring:
+     * negative if {@code a} is nearer, zero if they are equally far (on opposite sides, or the same
+     * ID), positive if {@code b} is nearer. Same order as comparing {@link #ringDistance}s, without
+     * creating any IDs: the last routing hop makes this comparison once per leaf-set member.
+     */
+    public int compareRingDistance(Id a, Id b) {
+        // a - this and b - this modulo 2^160, word by word; the lo parts are kept as unsigned longs.
+        long aLo = (a.lo & LO_MASK) - (lo & LO_MASK);
+        long aMid = a.mid - mid - (aLo >>> 63);
+        long aHi = a.hi - hi - borrowOut(a.mid, mid, aLo >>> 63);
+        aLo &= LO_MASK;
+        long bLo = (b.lo & LO_MASK) - (lo & LO_MASK);
+        long bMid = b.mid - mid - (bLo >>> 63);
+        long bHi = b.hi - hi - borrowOut(b.mid, mid, bLo >>> 63);
+        bLo &= LO_MASK;
+        // A clockwise difference past half the ring (top bit set) is shorter the other way: negate it.
+        // Exactly half the ring negates to itself, so either way gives the same distance.
+        if (aHi < 0) {
+            long h = negHi(aHi, aMid, aLo);
+            aMid = negMid(aMid, aLo);
+            aLo = negLo(aLo);
+            aHi = h;
+        }
+        if (bHi < 0) {
+            long h = negHi(bHi, bMid, bLo);
+            bMid = negMid(bMid, bLo);
+            bLo = negLo(bLo);
+            bHi = h;
+        }
+        int c = Long.compareUnsigned(aHi, bHi);
+        if (c != 0) {
+            return c;
+        }
+        c = Long.compareUnsigned(aMid, bMid);
+        if (c != 0) {
+            return c;
+        }
+        return Long.compare(aLo, bLo);
+    }
+
+    /**
+     * Compares the clockwise distances from this ID to {@code a} and to {@code b}: the sign of
+     * {@code clockwiseTo(a).compareTo(clockwiseTo(b))}, without creating any IDs.
+     */
+    public int compareClockwiseDistance(Id a, Id b) {
+        // Walking clockwise from this ID, the IDs at or above it come first, then those below it.
+        boolean aWraps = a.compareTo(this) < 0;
+        boolean bWraps = b.compareTo(this) < 0;
+        if (aWraps != bWraps) {
+            return aWraps ? 1 : -1;
+        }
+        return Integer.signum(a.compareTo(b));
+    }
+
+    /**
+     * Compares the counter-clockwise distances from this ID to {@code a} and to {@code b}: the sign
+     * of {@code a.clockwiseTo(this).compareTo(b.clockwiseTo(this))}, without creating any IDs.
+     */
+    public int compareCounterClockwiseDistance(Id a, Id b) {
+        // Walking counter-clockwise from this ID, the IDs at or below it come first (largest first),
+        // then those above it (again largest first).
+        boolean aWraps = a.compareTo(this) > 0;
+        boolean bWraps = b.compareTo(this) > 0;
+        if (aWraps != bWraps) {
+            return aWraps ? 1 : -1;
+        }
+        return Integer.signum(b.compareTo(a));
+    }
+
+    private static final long LO_MASK = 0xffffffffL;
+
+    // Borrow out of the middle word of x - y, given the borrow into it from the low word.
+    private static long borrowOut(long xMid, long yMid, long borrowIn) {
+        return Long.compareUnsigned(xMid, yMid) < 0 || (borrowIn == 1 && xMid == yMid) ? 1 : 0;
+    }
+
+    // Two's complement negation modulo 2^160, word by word (lo as an unsigned 32-bit value in a
+    // long): -x = ~x + 1, the +1 carrying up only through words that are zero.
+    private static long negLo(long lo) {
+        return -lo & LO_MASK;
+    }
+
+    private static long negMid(long mid, long lo) {
+        return lo == 0 ? -mid : ~mid;
+    }
+
+    private static long negHi(long hi, long mid, long lo) {
+        return lo == 0 && mid == 0 ? -hi : ~hi;
     }
 
     /**
@@ -193,7 +290,7 @@ public final class Id implements Comparable<Id> {
      * IDs equidistant on opposite sides) go to the numerically smaller ID so every node agrees.
      */
     public boolean closerTo(Id key, Id other) {
-        int c = ringDistance(key).compareTo(other.ringDistance(key));
+        int c = key.compareRingDistance(this, other);
         if (c != 0) {
             return c < 0;
         }

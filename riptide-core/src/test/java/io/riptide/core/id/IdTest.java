@@ -211,6 +211,58 @@ class IdTest {
         assertEquals(half, Id.ZERO.ringDistance(half));
     }
 
+    @Test
+    void compareRingDistanceOrdersLikeBigIntegerDistances() {
+        SplittableRandom random = new SplittableRandom(1234L);
+        List<Id> s = samples();
+        for (Id[] p : pairs()) {
+            Id key = s.get(random.nextInt(s.size()));
+            int expected = Integer.signum(distance(big(p[0]), big(key)).compareTo(distance(big(p[1]), big(key))));
+            assertEquals(expected, Integer.signum(key.compareRingDistance(p[0], p[1])), () -> key + " " + p[0] + " " + p[1]);
+            assertEquals(-expected, Integer.signum(key.compareRingDistance(p[1], p[0])), "antisymmetric");
+            assertEquals(Integer.signum(key.ringDistance(p[0]).compareTo(key.ringDistance(p[1]))),
+                    Integer.signum(key.compareRingDistance(p[0], p[1])), "same order as ringDistance");
+        }
+        // Keys at the edges: a and b differing only where the borrow crosses a word boundary.
+        for (Id key : s.subList(0, s.size() - RANDOM_IDS)) {
+            for (Id[] p : new Id[][] {{Id.fromWords(0, 0, 1), Id.fromWords(0, 1, 0)}, {Id.fromWords(1, 0, 0), Id.fromWords(0, -1, -1)}}) {
+                Id a = key.plus(p[0]);
+                Id b = key.minus(p[1]);
+                int expected = Integer.signum(distance(big(a), big(key)).compareTo(distance(big(b), big(key))));
+                assertEquals(expected, Integer.signum(key.compareRingDistance(a, b)), () -> key + " " + a + " " + b);
+            }
+        }
+        Id key = Id.hash("tie");
+        Id d = Id.fromWords(0, 5, 7);
+        assertEquals(0, key.compareRingDistance(key.plus(d), key.minus(d)), "equidistant on opposite sides");
+        assertEquals(0, key.compareRingDistance(key, key));
+        Id half = Id.fromWords(Long.MIN_VALUE, 0, 0);
+        assertEquals(0, key.compareRingDistance(key.plus(half), key.minus(half)), "antipode either way");
+        assertTrue(key.compareRingDistance(key.plus(half).minus(Id.fromWords(0, 0, 1)), key.plus(half)) < 0,
+                "one short of the antipode is nearer than the antipode");
+    }
+
+    @Test
+    void compareClockwiseAndCounterClockwiseDistancesOrderLikeBigIntegerDifferences() {
+        SplittableRandom random = new SplittableRandom(4321L);
+        List<Id> s = samples();
+        List<Id[]> triples = new ArrayList<>();
+        for (Id[] p : pairs()) {
+            triples.add(new Id[] {s.get(random.nextInt(s.size())), p[0], p[1]});
+            // The origin equal to one of the two: distance zero, the wrap point itself.
+            triples.add(new Id[] {p[0], p[0], p[1]});
+        }
+        for (Id[] t : triples) {
+            BigInteger origin = big(t[0]);
+            BigInteger a = big(t[1]);
+            BigInteger b = big(t[2]);
+            int cw = Integer.signum(a.subtract(origin).mod(RING).compareTo(b.subtract(origin).mod(RING)));
+            int ccw = Integer.signum(origin.subtract(a).mod(RING).compareTo(origin.subtract(b).mod(RING)));
+            assertEquals(cw, t[0].compareClockwiseDistance(t[1], t[2]), () -> "cw " + t[0] + " " + t[1] + " " + t[2]);
+            assertEquals(ccw, t[0].compareCounterClockwiseDistance(t[1], t[2]), () -> "ccw " + t[0] + " " + t[1] + " " + t[2]);
+        }
+    }
+
     private static boolean expectedCloser(Id self, Id key, Id other) {
         BigInteger k = big(key);
         BigInteger ds = distance(big(self), k);
