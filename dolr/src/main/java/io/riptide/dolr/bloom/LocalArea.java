@@ -50,14 +50,7 @@ public final class LocalArea {
 
     /** Starts pulling neighbours' filters every {@code refresh}. */
     public void start(Duration refresh) {
-        long first = 1 + (long) (env.random().nextDouble() * refresh.toNanos());
-        env.schedule(Duration.ofNanos(first), new Runnable() {
-            @Override
-            public void run() {
-                pull();
-                env.schedule(refresh, this);
-            }
-        });
+        env.periodic(refresh, this::pull);
     }
 
     /** Offers a measured peer; it becomes a neighbour if it is among the nearest. */

@@ -80,20 +80,10 @@ public final class Location {
 
     /** Starts republishing this node's replicas and expiring stale pointers. */
     public void start() {
-        periodic(config.republishInterval(), () -> replicas.get().forEach(this::publish));
-        periodic(config.pointerTtl().dividedBy(4), () -> pointers.expire(env.nowNanos()));
+        env.periodic(config.republishInterval(), () -> replicas.get().forEach(this::publish));
+        env.periodic(config.pointerTtl().dividedBy(4), () -> pointers.expire(env.nowNanos()));
     }
 
-    private void periodic(Duration period, Runnable task) {
-        long first = 1 + (long) (env.random().nextDouble() * period.toNanos());
-        env.schedule(Duration.ofNanos(first), new Runnable() {
-            @Override
-            public void run() {
-                task.run();
-                env.schedule(period, this);
-            }
-        });
-    }
 
     // ---- publishing ----------------------------------------------------------------------------
 

@@ -116,23 +116,12 @@ public final class Membership implements RouteHandler {
     }
 
     private void startTimers() {
-        periodic(config.heartbeatInterval(), this::heartbeat);
+        env.periodic(config.heartbeatInterval(), this::heartbeat);
         // Checking twice per lease bounds the time a failed entry lingers to about 1.5 leases.
-        periodic(config.tableCheckInterval().dividedBy(2), this::checkTable);
-        periodic(config.maintenanceInterval(), this::maintain);
+        env.periodic(config.tableCheckInterval().dividedBy(2), this::checkTable);
+        env.periodic(config.maintenanceInterval(), this::maintain);
     }
 
-    private void periodic(Duration period, Runnable task) {
-        // A random first delay keeps the nodes of an overlay from ticking in step.
-        long first = 1 + (long) (env.random().nextDouble() * period.toNanos());
-        env.schedule(Duration.ofNanos(first), new Runnable() {
-            @Override
-            public void run() {
-                task.run();
-                env.schedule(period, this);
-            }
-        });
-    }
 
     // ---- joining -------------------------------------------------------------------------------
 

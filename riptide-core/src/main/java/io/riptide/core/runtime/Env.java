@@ -25,6 +25,21 @@ public interface Env {
     /** Runs {@code task} on the node's loop after {@code delay}. */
     Cancellable schedule(Duration delay, Runnable task);
 
+    /**
+     * Runs {@code task} every {@code period}, the first time after a random fraction of a period so
+     * that the nodes of an overlay do not tick in step.
+     */
+    default void periodic(Duration period, Runnable task) {
+        long first = 1 + (long) (random().nextDouble() * period.toNanos());
+        schedule(Duration.ofNanos(first), new Runnable() {
+            @Override
+            public void run() {
+                task.run();
+                schedule(period, this);
+            }
+        });
+    }
+
     /** Runs {@code task} on the node's loop as soon as possible, after the current event. */
     void execute(Runnable task);
 

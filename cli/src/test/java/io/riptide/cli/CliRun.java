@@ -1,0 +1,30 @@
+package io.riptide.cli;
+
+import io.riptide.simulator.scenario.Scenarios;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+
+/** Runs the {@code riptide} command in-process and keeps what it printed, for the CLI tests. */
+final class CliRun {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    /** Runs {@code riptide args...} and returns its exit code. */
+    int run(String... args) {
+        CommandLine cl = Riptide.commandLine(Scenarios.builtIn(), false);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    /** Everything printed to standard output so far. */
+    String out() {
+        return out.toString();
+    }
+
+    /** Everything printed to standard error so far. */
+    String err() {
+        return err.toString();
+    }
+}
