@@ -2,6 +2,7 @@ package io.riptide.dolr;
 
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.dolr.bloom.BloomMessages;
+import io.riptide.dolr.lease.LeaseMessages;
 import io.riptide.dolr.location.LocationMessages;
 import io.riptide.dolr.membership.MembershipMessages;
 import io.riptide.dolr.placement.PlacementMessages;
@@ -23,6 +24,7 @@ public final class DolrCodec {
         LocationMessages.register(codec);
         BloomMessages.register(codec);
         PlacementMessages.register(codec);
+        LeaseMessages.register(codec);
         return codec;
     }
 }

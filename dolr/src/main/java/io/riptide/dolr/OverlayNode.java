@@ -17,7 +17,13 @@ import io.riptide.dolr.location.LocationMessages.LocateFailed;
 import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
 import io.riptide.dolr.location.LocationMessages.Publish;
+import io.riptide.dolr.location.LocationMessages.ReadReplica;
+import io.riptide.dolr.location.LocationMessages.ReplicaRead;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
+import io.riptide.dolr.lease.LeaseMessages.Claim;
+import io.riptide.dolr.lease.LeaseMessages.ClaimReply;
+import io.riptide.dolr.lease.LeaseResult;
+import io.riptide.dolr.lease.Leases;
 import io.riptide.dolr.location.PointerStore;
 import io.riptide.dolr.membership.Membership;
 import io.riptide.dolr.membership.MembershipListener;
@@ -33,10 +39,8 @@ import io.riptide.dolr.membership.MembershipMessages.RowRequest;
 import io.riptide.dolr.membership.Prober;
 import io.riptide.dolr.placement.PlaceResult;
 import io.riptide.dolr.placement.Placement;
-import io.riptide.dolr.placement.PlacementMessages.FetchReplica;
 import io.riptide.dolr.placement.PlacementMessages.Place;
 import io.riptide.dolr.placement.PlacementMessages.Placed;
-import io.riptide.dolr.placement.PlacementMessages.ReplicaData;
 import io.riptide.dolr.routing.HopSender;
 import io.riptide.dolr.routing.LeafSet;
 import io.riptide.dolr.routing.PeerTable;
@@ -72,6 +76,7 @@ public final class OverlayNode implements MessageHandler {
     private final LocalArea localArea;
     private final Location location;
     private final Placement placement;
+    private final Leases leases;
     private long malformed;
 
     public OverlayNode(Env env, DolrConfig config, OverlayApplication app) {
@@ -92,7 +97,7 @@ public final class OverlayNode implements MessageHandler {
         Consumer<NodeHandle> suspect = peer -> membership().suspect(peer);
         this.hops = new HopSender(env, peers, config.hopTimeoutFloor(), peer -> membership().learn(peer));
         this.forwarder = new RouteForwarder(env, new Router(self, table, leafSet), peers, hops, config.hopRetries(), suspect);
-        this.location = new Location(env, config, forwarder, hops, pointers, store::contains, store::guids, localArea,
+        this.location = new Location(env, config, forwarder, hops, pointers, store::contains, store::get, store::guids, localArea,
                 leafSet, peers, suspect, app);
         this.membership = new Membership(env, config, table, leafSet, peers, prober, forwarder, new MembershipListener() {
             @Override
@@ -118,12 +123,14 @@ public final class OverlayNode implements MessageHandler {
             }
         }, localArea::neighbours);
         this.placement = new Placement(env, forwarder, store,
-                (guid, done) -> location.locate(guid, new WhereIs(), config.defaultTtl(), true, done),
+                (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
                 location::publish, config.locateDeadline().multipliedBy(2));
         forwarder.handle(Join.class, membership);
         forwarder.handle(Publish.class, location.publishHandler());
         forwarder.handle(Locate.class, location.locateHandler());
         forwarder.handle(Place.class, placement);
+        this.leases = new Leases(env, forwarder, 100_000, config.locateDeadline());
+        forwarder.handle(Claim.class, leases);
         forwarder.fallback(new RouteHandler() {
             @Override
             public boolean onHop(Routed m, boolean atRoot) {
@@ -199,6 +206,24 @@ public final class OverlayNode implements MessageHandler {
         location.locate(guid, new WhereIs(), ttl, useBloom, done);
     }
 
+    /** Reads the nearest replica of {@code guid}: the result carries its bytes ({@link LocateResult#data()}). */
+    public void read(Id guid, int ttl, Consumer<LocateResult> done) {
+        location.locate(guid, new ReadReplica(), ttl, true, done);
+    }
+
+    /**
+     * Claims the lease on {@code key} at its root for {@code ttl}, so that nodes anywhere agree on one
+     * of them doing something (see {@link Leases}).
+     */
+    public void claim(Id key, java.time.Duration ttl, Consumer<LeaseResult> done) {
+        leases.claim(key, ttl, done);
+    }
+
+    /** Gives back a lease this node holds. */
+    public void release(Id key) {
+        leases.release(key);
+    }
+
     /** Hands {@code payload} to the nearest replica of {@code guid}; the replica's application answers the requester directly. */
     public void sendToObject(Id guid, WireMessage payload, int ttl, Consumer<LocateResult> done) {
         location.locate(guid, payload, ttl, true, done);
@@ -259,6 +284,10 @@ public final class OverlayNode implements MessageHandler {
             membership.onRowReply(from, reply);
         } else if (m instanceof Found found) {
             location.onFound(from, found);
+        } else if (m instanceof ReplicaRead read) {
+            location.onReplicaRead(from, read);
+        } else if (m instanceof ClaimReply reply) {
+            leases.onReply(reply);
         } else if (m instanceof LocateFailed failed) {
             location.onLocateFailed(failed);
         } else if (m instanceof PointerCopy copy) {
@@ -267,10 +296,6 @@ public final class OverlayNode implements MessageHandler {
             localArea.onPull(from);
         } else if (m instanceof BloomAd ad) {
             localArea.onAd(from, ad);
-        } else if (m instanceof FetchReplica fetch) {
-            placement.onFetch(from, fetch);
-        } else if (m instanceof ReplicaData data) {
-            placement.onReplicaData(data);
         } else if (m instanceof Placed placed) {
             placement.onPlaced(from, placed);
         } else if (m instanceof Routed || m instanceof Locate || m instanceof ObjectDelivery || m instanceof Hop) {

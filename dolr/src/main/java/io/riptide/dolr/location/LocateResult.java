@@ -9,8 +9,9 @@ import io.riptide.dolr.location.LocationMessages.FailureReason;
  *
  * @param replica null when the locate failed
  * @param failure null when a replica was found
+ * @param data    the replica's bytes for a read ({@code OverlayNode.read}), else null
  */
-public record LocateResult(Id guid, NodeHandle replica, FailureReason failure, int hops, long elapsedNanos) {
+public record LocateResult(Id guid, NodeHandle replica, FailureReason failure, int hops, long elapsedNanos, byte[] data) {
     public boolean found() {
         return replica != null;
     }

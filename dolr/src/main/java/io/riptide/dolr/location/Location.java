@@ -14,6 +14,8 @@ import io.riptide.dolr.location.LocationMessages.LocateFailed;
 import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
 import io.riptide.dolr.location.LocationMessages.PointerRecord;
+import io.riptide.dolr.location.LocationMessages.ReadReplica;
+import io.riptide.dolr.location.LocationMessages.ReplicaRead;
 import io.riptide.dolr.location.LocationMessages.Publish;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
 import io.riptide.dolr.location.PointerStore.Pointer;
@@ -47,6 +49,7 @@ public final class Location {
     private final HopSender hops;
     private final PointerStore pointers;
     private final Predicate<Id> holdsReplica;
+    private final java.util.function.Function<Id, byte[]> replicaData;
     private final Supplier<List<Id>> replicas;
     private final LocalArea area;
     private final LeafSet leafSet;
@@ -62,7 +65,8 @@ public final class Location {
     }
 
     public Location(Env env, DolrConfig config, RouteForwarder forwarder, HopSender hops, PointerStore pointers,
-                    Predicate<Id> holdsReplica, Supplier<List<Id>> replicas, LocalArea area, LeafSet leafSet,
+                    Predicate<Id> holdsReplica, java.util.function.Function<Id, byte[]> replicaData,
+                    Supplier<List<Id>> replicas, LocalArea area, LeafSet leafSet,
                     PeerTable peers, Consumer<NodeHandle> onSuspect, ObjectHandler objects) {
         this.env = env;
         this.config = config;
@@ -70,6 +74,7 @@ public final class Location {
         this.hops = hops;
         this.pointers = pointers;
         this.holdsReplica = holdsReplica;
+        this.replicaData = replicaData;
         this.replicas = replicas;
         this.area = area;
         this.leafSet = leafSet;
@@ -193,14 +198,14 @@ public final class Location {
     public void locate(Id guid, WireMessage payload, int ttl, boolean useBloom, Consumer<LocateResult> done) {
         long id = ++nextRequest;
         long start = env.nowNanos();
-        Cancellable deadline = env.schedule(config.locateDeadline(), () -> finish(id, null, FailureReason.TIMEOUT, -1));
+        Cancellable deadline = env.schedule(config.locateDeadline(), () -> finish(id, null, FailureReason.TIMEOUT, -1, null));
         pending.put(id, new Pending(guid, start, done, deadline));
         int bloom = useBloom && config.bloomEnabled() ? config.bloomLevels() - 1 : 0;
         Locate request = new Locate(guid, env.self(), id, ttl, 0, bloom, payload);
         onDirectLocate(request, null);
     }
 
-    private void finish(long requestId, NodeHandle replica, FailureReason failure, int hopCount) {
+    private void finish(long requestId, NodeHandle replica, FailureReason failure, int hopCount, byte[] data) {
         Pending p = pending.remove(requestId);
         if (p == null) {
             return;
@@ -211,17 +216,22 @@ public final class Location {
         } else {
             failedLocates++;
         }
-        p.done().accept(new LocateResult(p.guid(), replica, failure, hopCount, env.nowNanos() - p.startedAt()));
+        p.done().accept(new LocateResult(p.guid(), replica, failure, hopCount, env.nowNanos() - p.startedAt(), data));
     }
 
     /** A replica's answer. */
     public void onFound(NodeHandle from, Found found) {
-        finish(found.requestId(), from, null, found.hops());
+        finish(found.requestId(), from, null, found.hops(), null);
+    }
+
+    /** A replica's answer to a read. */
+    public void onReplicaRead(NodeHandle from, ReplicaRead read) {
+        finish(read.requestId(), from, null, read.hops(), read.data());
     }
 
     /** A fast failure. */
     public void onLocateFailed(LocateFailed failed) {
-        finish(failed.requestId(), null, failed.reason(), failed.hops());
+        finish(failed.requestId(), null, failed.reason(), failed.hops(), null);
     }
 
     /**
@@ -341,8 +351,23 @@ public final class Location {
 
     private void deliverHere(Locate request) {
         NodeHandle requester = request.requester();
+        boolean self = requester.id().equals(env.self().id());
+        if (request.payload() instanceof ReadReplica) {
+            byte[] data = replicaData.apply(request.guid());
+            if (data == null) {
+                routeOn(request); // evicted between the check and now
+                return;
+            }
+            ReplicaRead read = new ReplicaRead(request.requestId(), request.guid(), request.hops(), data);
+            if (self) {
+                onReplicaRead(env.self(), read);
+            } else {
+                env.send(requester.address(), read);
+            }
+            return;
+        }
         Found found = new Found(request.requestId(), request.guid(), request.hops());
-        if (requester.id().equals(env.self().id())) {
+        if (self) {
             onFound(env.self(), found);
         } else {
             env.send(requester.address(), found);

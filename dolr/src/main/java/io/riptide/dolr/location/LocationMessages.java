@@ -66,6 +66,17 @@ public final class LocationMessages {
     public record WhereIs() implements WireMessage {
     }
 
+    /** The payload of a read: the replica answers {@link ReplicaRead} with its bytes. */
+    public record ReadReplica() implements WireMessage {
+    }
+
+    /** A replica's direct answer to a read: its bytes, found after {@code hops} hops. */
+    public record ReplicaRead(long requestId, Id guid, int hops, byte[] data) implements WireMessage {
+    }
+
+    /** Largest replica a read carries back. */
+    public static final int MAX_READ_BYTES = 15 * 1024 * 1024;
+
     /** One object pointer as copied between nodes. */
     public record PointerRecord(Id guid, NodeHandle replica, long distanceNanos, long remainingMillis) {
     }
@@ -112,6 +123,9 @@ public final class LocationMessages {
                     return new LocateFailed(id, guid, FailureReason.values()[reason], in.u16());
                 });
         codec.register(35, WhereIs.class, (m, out) -> { }, in -> new WhereIs());
+        codec.register(37, ReadReplica.class, (m, out) -> { }, in -> new ReadReplica());
+        codec.register(38, ReplicaRead.class, (m, out) -> out.i64(m.requestId()).id(m.guid()).u16(m.hops()).bytes(m.data()),
+                in -> new ReplicaRead(in.i64(), in.id(), in.u16(), in.bytes(MAX_READ_BYTES)));
         codec.register(36, PointerCopy.class, (m, out) -> out.list(m.pointers(), LocationMessages::pointer),
                 in -> new PointerCopy(in.list(MAX_POINTERS, LocationMessages::pointer)));
     }

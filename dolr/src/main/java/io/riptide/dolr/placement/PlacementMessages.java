@@ -5,24 +5,13 @@ import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.core.wire.WireMessage;
 
-/** The messages of the replica-placement primitive and of copying a replica between nodes. */
+/** The messages of the replica-placement primitive. */
 public final class PlacementMessages {
-    /** Largest replica copied in one message. */
-    public static final int MAX_REPLICA_BYTES = 8 * 1024 * 1024;
-
     private PlacementMessages() {
     }
 
     /** Routed toward {@code guid}'s root; the node {@code climb} hops up (or the root) creates a replica. */
     public record Place(Id guid, int climb, NodeHandle requester, long requestId) implements WireMessage {
-    }
-
-    /** Asks a replica holder for a copy. */
-    public record FetchReplica(Id guid, long requestId) implements WireMessage {
-    }
-
-    /** A copy of a replica, or {@code found} false if the holder no longer has it. */
-    public record ReplicaData(Id guid, long requestId, boolean found, byte[] data) implements WireMessage {
     }
 
     /** Tells the requester of a placement where the replica now is, or why it could not be made. */
@@ -34,11 +23,6 @@ public final class PlacementMessages {
         codec.register(60, Place.class,
                 (m, out) -> out.id(m.guid()).u16(m.climb()).handle(m.requester()).i64(m.requestId()),
                 in -> new Place(in.id(), in.u16(), in.handle(), in.i64()));
-        codec.register(61, FetchReplica.class, (m, out) -> out.id(m.guid()).i64(m.requestId()),
-                in -> new FetchReplica(in.id(), in.i64()));
-        codec.register(62, ReplicaData.class,
-                (m, out) -> out.id(m.guid()).i64(m.requestId()).bool(m.found()).bytes(m.data()),
-                in -> new ReplicaData(in.id(), in.i64(), in.bool(), in.bytes(MAX_REPLICA_BYTES)));
         codec.register(63, Placed.class,
                 (m, out) -> out.i64(m.requestId()).id(m.guid()).bool(m.ok()).u16(m.hops()).string(m.reason()),
                 in -> new Placed(in.i64(), in.id(), in.bool(), in.u16(), in.string(1024)));

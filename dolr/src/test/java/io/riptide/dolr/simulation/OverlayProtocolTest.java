@@ -273,6 +273,48 @@ class OverlayProtocolTest {
     }
 
     @Test
+    void aReadBringsBackTheReplicasBytesFromAnywhere() {
+        SimulatedOverlay overlay = OverlayFixture.settled(12, NODES, GROUPS);
+        Id guid = Id.hash("readable");
+        byte[] data = "the object's bytes".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        overlay.node(17).storeReplica(guid, data);
+        run(overlay, Duration.ofSeconds(2));
+        LocateResult[] out = new LocateResult[1];
+        overlay.node(150).read(guid, 16, r -> out[0] = r);
+        run(overlay, Duration.ofSeconds(4));
+        assertTrue(out[0].found());
+        assertEquals(17, out[0].replica().address().port());
+        assertTrue(java.util.Arrays.equals(data, out[0].data()));
+        LocateResult[] missing = new LocateResult[1];
+        overlay.node(150).read(Id.hash("absent"), 16, r -> missing[0] = r);
+        run(overlay, Duration.ofSeconds(4));
+        assertEquals(FailureReason.NOT_FOUND, missing[0].failure());
+    }
+
+    @Test
+    void aLeaseIsHeldByOneClaimantUntilReleasedOrExpired() {
+        SimulatedOverlay overlay = OverlayFixture.settled(13, NODES, GROUPS);
+        Id key = Id.hash("fetching http://example.org/");
+        List<io.riptide.dolr.lease.LeaseResult> results = new ArrayList<>();
+        overlay.node(3).claim(key, Duration.ofSeconds(10), results::add);
+        run(overlay, Duration.ofSeconds(1));
+        overlay.node(99).claim(key, Duration.ofSeconds(10), results::add);
+        run(overlay, Duration.ofSeconds(1));
+        assertTrue(results.get(0).granted() && results.get(0).answered());
+        assertFalse(results.get(1).granted());
+        assertEquals(overlay.node(3).self(), results.get(1).holder());
+        overlay.node(3).release(key);
+        run(overlay, Duration.ofSeconds(1));
+        overlay.node(99).claim(key, Duration.ofSeconds(2), results::add);
+        run(overlay, Duration.ofSeconds(1));
+        assertTrue(results.get(2).granted(), "free again after release");
+        run(overlay, Duration.ofSeconds(3));
+        overlay.node(3).claim(key, Duration.ofSeconds(2), results::add);
+        run(overlay, Duration.ofSeconds(1));
+        assertTrue(results.get(3).granted(), "free again after expiry");
+    }
+
+    @Test
     void theSameSeedGivesTheSameRunEventForEvent() {
         SimulatedOverlay a = OverlayFixture.settled(11, 80, 4);
         SimulatedOverlay b = OverlayFixture.settled(11, 80, 4);
