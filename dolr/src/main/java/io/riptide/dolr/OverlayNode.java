@@ -53,6 +53,7 @@ import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
 import io.riptide.dolr.store.ReplicaStore;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * One overlay node: the DOLR's public face. Routing ({@link #route}), location ({@link #publish},
@@ -79,10 +80,19 @@ public final class OverlayNode implements MessageHandler {
     private final Leases leases;
     private long malformed;
 
+    /** A node running {@code app}. */
     public OverlayNode(Env env, DolrConfig config, OverlayApplication app) {
+        this(env, config, node -> app);
+    }
+
+    /**
+     * A node running the application {@code appFactory} makes for it: for agents that act through the
+     * node they run on. The factory is called last in construction; it may keep the node but should
+     * not use it before the node starts.
+     */
+    public OverlayNode(Env env, DolrConfig config, Function<OverlayNode, OverlayApplication> appFactory) {
         this.env = env;
         this.config = config;
-        this.app = app;
         NodeHandle self = env.self();
         this.peers = new PeerTable(16_384);
         this.table = new RoutingTable(self.id(), config.slotCandidates());
@@ -98,7 +108,8 @@ public final class OverlayNode implements MessageHandler {
         this.hops = new HopSender(env, peers, config.hopTimeoutFloor(), peer -> membership().learn(peer));
         this.forwarder = new RouteForwarder(env, new Router(self, table, leafSet), peers, hops, config.hopRetries(), suspect);
         this.location = new Location(env, config, forwarder, hops, pointers, store::contains, store::get, store::guids, localArea,
-                leafSet, peers, suspect, app);
+                leafSet, peers, suspect,
+                (guid, payload, requester, requestId, hops) -> application().deliverToObject(guid, payload, requester, requestId, hops));
         this.membership = new Membership(env, config, table, leafSet, peers, prober, forwarder, new MembershipListener() {
             @Override
             public void onMeasured(NodeHandle peer, long rttNanos) {
@@ -131,17 +142,22 @@ public final class OverlayNode implements MessageHandler {
         forwarder.handle(Place.class, placement);
         this.leases = new Leases(env, forwarder, 100_000, config.locateDeadline());
         forwarder.handle(Claim.class, leases);
+        this.app = appFactory.apply(this);
         forwarder.fallback(new RouteHandler() {
             @Override
             public boolean onHop(Routed m, boolean atRoot) {
-                return atRoot || app.forward(m.key(), m.payload(), m.origin(), m.hops());
+                return atRoot || application().forward(m.key(), m.payload(), m.origin(), m.hops());
             }
 
             @Override
             public void onRoot(Routed m) {
-                app.deliver(m.key(), m.payload(), m.origin(), m.hops());
+                application().deliver(m.key(), m.payload(), m.origin(), m.hops());
             }
         });
+    }
+
+    private OverlayApplication application() {
+        return app;
     }
 
     private Membership membership() {
@@ -301,7 +317,7 @@ public final class OverlayNode implements MessageHandler {
         } else if (m instanceof Routed || m instanceof Locate || m instanceof ObjectDelivery || m instanceof Hop) {
             malformed++; // overlay messages that must come wrapped in a hop
         } else {
-            app.onMessage(from, m);
+            application().onMessage(from, m);
         }
     }
 

@@ -7,9 +7,11 @@ import io.riptide.core.wire.MessageCodec;
 import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
+import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.transport.TransportConfig;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What an {@link OverlayServer} runs: the node's key, where it listens, whom it joins through, and
@@ -22,7 +24,7 @@ import java.util.Optional;
  * @param transport the TCP transport's limits
  * @param stages the node's SEDA stages
  * @param codec the messages the node speaks: the overlay's, plus the application's
- * @param application the upcalls of the agent running on the node
+ * @param application makes the agent running on the node, given the node (a plain node runs none)
  */
 public record ServerSettings(
         SigningKey key,
@@ -32,7 +34,7 @@ public record ServerSettings(
         TransportConfig transport,
         List<StageConfig> stages,
         MessageCodec codec,
-        OverlayApplication application) {
+        Function<OverlayNode, OverlayApplication> application) {
 
     /** Stage for hashing, signing and verifying: CPU-bound, so few threads. */
     public static final String CRYPTO_STAGE = "crypto";
@@ -51,7 +53,7 @@ public record ServerSettings(
     public static ServerSettings of(SigningKey key, NodeAddress listen) {
         return new ServerSettings(key, listen, null, DolrConfig.defaults(), TransportConfig.defaults(),
                 List.of(StageConfig.of(CRYPTO_STAGE, 256, 1, 2), StageConfig.of(DISK_STAGE, 256, 1, 2)),
-                DolrCodec.create(), OverlayApplication.NONE);
+                DolrCodec.create(), node -> OverlayApplication.NONE);
     }
 
     /** The member to join through; empty when the node starts a new overlay. */
@@ -81,6 +83,11 @@ public record ServerSettings(
 
     /** These settings running {@code app} over a codec that knows its messages. */
     public ServerSettings withApplication(OverlayApplication app, MessageCodec appCodec) {
-        return new ServerSettings(key, listen, bootstrap, dolr, transport, stages, appCodec, app);
+        return withApplication(node -> app, appCodec);
+    }
+
+    /** These settings running the agent {@code factory} makes for the node, over a codec that knows its messages. */
+    public ServerSettings withApplication(Function<OverlayNode, OverlayApplication> factory, MessageCodec appCodec) {
+        return new ServerSettings(key, listen, bootstrap, dolr, transport, stages, appCodec, factory);
     }
 }
