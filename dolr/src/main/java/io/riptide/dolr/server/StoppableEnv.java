@@ -47,6 +47,11 @@ final class StoppableEnv implements Env {
     }
 
     @Override
+    public long wallClockMillis() {
+        return inner.wallClockMillis();
+    }
+
+    @Override
     public Cancellable schedule(Duration delay, Runnable task) {
         return stopped ? NOTHING : inner.schedule(delay, guarded(task));
     }

@@ -22,6 +22,13 @@ public interface Env {
     /** Monotonic time in nanoseconds (virtual in simulation). Only differences are meaningful. */
     long nowNanos();
 
+    /**
+     * Wall-clock time in milliseconds since the epoch, for what the web dates (HTTP Date headers,
+     * certificates, heartbeats). Virtual in simulation, where it starts at {@code SimEnv.EPOCH_MILLIS}.
+     * Use {@link #nowNanos()} for durations.
+     */
+    long wallClockMillis();
+
     /** Runs {@code task} on the node's loop after {@code delay}. */
     Cancellable schedule(Duration delay, Runnable task);
 

@@ -50,6 +50,11 @@ public final class RealEnv implements Env {
     }
 
     @Override
+    public long wallClockMillis() {
+        return System.currentTimeMillis();
+    }
+
+    @Override
     public Cancellable schedule(Duration delay, Runnable task) {
         ScheduledFuture<?> f = loop.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
         return () -> f.cancel(false);

@@ -17,6 +17,9 @@ import java.util.random.RandomGenerator;
  * the simulated network for messages, and stage work run inline with a modelled service time.
  */
 public final class SimEnv implements Env {
+    /** The wall-clock time at which every simulation starts: 2026-01-01T00:00:00Z. */
+    public static final long EPOCH_MILLIS = 1_767_225_600_000L;
+
     private final SimNetwork network;
     private final NodeHandle self;
     private final SplittableRandom random;
@@ -56,6 +59,11 @@ public final class SimEnv implements Env {
     @Override
     public long nowNanos() {
         return network.simulation().now();
+    }
+
+    @Override
+    public long wallClockMillis() {
+        return EPOCH_MILLIS + network.simulation().now() / 1_000_000L;
     }
 
     @Override

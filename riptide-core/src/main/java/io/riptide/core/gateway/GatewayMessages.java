@@ -1,0 +1,99 @@
+package io.riptide.core.gateway;
+
+import io.riptide.core.http.Headers;
+import io.riptide.core.id.Id;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireException;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.core.wire.WireReader;
+import io.riptide.core.wire.WireWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What other agents say to a provider's gateways (by anycast to its gateway service GUID) and what
+ * the gateways answer: insert or refresh a URL, and the outcome.
+ */
+public final class GatewayMessages {
+    /** First tag of these messages; agents' own messages start above {@link #LAST_TAG}. */
+    public static final int FIRST_TAG = 1000;
+    public static final int LAST_TAG = 1019;
+    /** Longest URL accepted, in bytes. */
+    public static final int MAX_URL_BYTES = 8192;
+    /** Most header fields a request may carry. */
+    public static final int MAX_FIELDS = 64;
+    /** Longest header value, in bytes. */
+    public static final int MAX_VALUE_BYTES = 8192;
+
+    private GatewayMessages() {
+    }
+
+    /**
+     * Please fetch {@code url} and insert (or refresh) it. {@code requestHeaders} are the request's
+     * headers that may select a variant (Accept, Accept-Encoding, ...); never cookies or credentials.
+     * {@code stale} says the requester found the cached copy stale, which counts toward installing a
+     * monitor for the URL.
+     */
+    public record InsertRequest(long requestId, String url, Headers requestHeaders, boolean stale) implements WireMessage {
+    }
+
+    /** What came of an insert. */
+    public enum Outcome {
+        /** A new version was signed and inserted. */
+        INSERTED,
+        /** The origin's content had not changed: the current version was confirmed by a heartbeat. */
+        UNCHANGED,
+        /** The origin's response may not be stored by a shared cache; nothing was inserted. */
+        NOT_CACHEABLE,
+        /** The origin could not be fetched (unreachable, timed out, malformed, too large, ...). */
+        ORIGIN_FAILED,
+        /** The request was refused: not a URL this gateway fetches. */
+        REJECTED,
+        /** The gateway is too busy to take the request now. */
+        OVERLOADED
+    }
+
+    /** The gateway's answer, sent directly to the requester. {@code version} is 0 when nothing is cached. */
+    public record InsertReply(long requestId, String url, Id guid, long version, Outcome outcome, String reason)
+            implements WireMessage {
+    }
+
+    /** Writes header fields. */
+    public static void writeHeaders(WireWriter out, Headers headers) {
+        out.list(headers.fields(), (w, f) -> w.string(f.name()).string(f.value()));
+    }
+
+    /** Reads header fields written by {@link #writeHeaders}, within the limits above. */
+    public static Headers readHeaders(WireReader in) throws WireException {
+        List<Headers.Field> fields = new ArrayList<>();
+        for (Headers.Field f : in.list(MAX_FIELDS, r -> new Headers.Field(r.string(256), r.string(MAX_VALUE_BYTES)))) {
+            fields.add(f);
+        }
+        return Headers.of(fields);
+    }
+
+    /** Registers these messages in {@code codec}. */
+    public static void register(MessageCodec codec) {
+        codec.register(FIRST_TAG, InsertRequest.class,
+                (m, out) -> {
+                    out.i64(m.requestId()).string(m.url());
+                    writeHeaders(out, m.requestHeaders());
+                    out.bool(m.stale());
+                },
+                in -> new InsertRequest(in.i64(), in.string(MAX_URL_BYTES), readHeaders(in), in.bool()));
+        codec.register(FIRST_TAG + 1, InsertReply.class,
+                (m, out) -> out.i64(m.requestId()).string(m.url()).id(m.guid()).i64(m.version()).u8(m.outcome().ordinal())
+                        .string(m.reason()),
+                in -> {
+                    long id = in.i64();
+                    String url = in.string(MAX_URL_BYTES);
+                    Id guid = in.id();
+                    long version = in.i64();
+                    int outcome = in.u8();
+                    if (outcome >= Outcome.values().length) {
+                        throw new WireException("unknown insert outcome " + outcome);
+                    }
+                    return new InsertReply(id, url, guid, version, Outcome.values()[outcome], in.string(4096));
+                });
+    }
+}
