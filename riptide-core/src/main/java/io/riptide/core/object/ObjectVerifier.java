@@ -1,0 +1,154 @@
+package io.riptide.core.object;
+
+import static io.riptide.core.object.RejectReason.BAD_SIGNATURE;
+import static io.riptide.core.object.RejectReason.BODY_DIGEST_MISMATCH;
+import static io.riptide.core.object.RejectReason.MALFORMED;
+import static io.riptide.core.object.RejectReason.STALE_VERSION;
+import static io.riptide.core.object.RejectReason.UNTRUSTED_PROVIDER;
+import static io.riptide.core.object.RejectReason.WRONG_GUID;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.id.Id;
+import java.security.MessageDigest;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides whether a replica fetched from an untrusted storage node may be served: signed by a
+ * trusted provider, the object asked for, its body the certified one, and no older than a version
+ * already seen certified current (the {@link VersionFloor}, which every accepted object or
+ * heartbeat raises). Cheap checks run before the signature and the body digest, so junk costs
+ * little. Reads no clock: freshness is judged elsewhere from the certified times.
+ */
+public final class ObjectVerifier {
+    private final Set<PublicKey> trustedProviders;
+    private final VersionFloor floor;
+    private final int maxBodyBytes;
+
+    /**
+     * A verifier trusting {@code trustedProviders}, keeping its floors in {@code floor} (which may be
+     * shared with other verifiers of the same node), and decoding bodies up to {@code maxBodyBytes}.
+     */
+    public ObjectVerifier(Set<PublicKey> trustedProviders, VersionFloor floor, int maxBodyBytes) {
+        if (trustedProviders.isEmpty()) {
+            throw new IllegalArgumentException("a verifier needs at least one trusted provider");
+        }
+        if (maxBodyBytes < 0) {
+            throw new IllegalArgumentException("negative body limit " + maxBodyBytes);
+        }
+        this.trustedProviders = Set.copyOf(trustedProviders);
+        this.floor = floor;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /** A verifier with the default body limit, {@link WebObject#DEFAULT_MAX_BODY_BYTES}. */
+    public ObjectVerifier(Set<PublicKey> trustedProviders, VersionFloor floor) {
+        this(trustedProviders, floor, WebObject.DEFAULT_MAX_BODY_BYTES);
+    }
+
+    /** Decodes and verifies a replica's data fetched for {@code requestedGuid}. */
+    public ReplicaVerification verifyReplica(byte[] replicaData, Id requestedGuid) {
+        WebObject object;
+        try {
+            object = WebObject.fromBytes(replicaData, maxBodyBytes);
+        } catch (ObjectFormatException e) {
+            return new ReplicaVerification(Verification.rejected(MALFORMED, e.getMessage()), Optional.empty());
+        }
+        Verification verdict = verify(object, requestedGuid);
+        return new ReplicaVerification(verdict, verdict.ok() ? Optional.of(object) : Optional.empty());
+    }
+
+    /** Verifies a whole object fetched for {@code requestedGuid}: certificate, then body. */
+    public Verification verify(WebObject object, Id requestedGuid) {
+        ObjectCertificate certificate = object.certificate();
+        Optional<Verification> refused = checkCertificate(certificate, requestedGuid);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        if (!MessageDigest.isEqual(object.bodyDigest(), certificate.bodyDigest())) {
+            return Verification.rejected(BODY_DIGEST_MISMATCH, describe(certificate)
+                    + ": the body (" + object.response().bodyLength() + " bytes) does not match the certified SHA-256");
+        }
+        floor.raise(certificate.guid(), certificate.version());
+        return Verification.accepted(describe(certificate) + " verified");
+    }
+
+    /**
+     * Verifies a certificate alone, for judging freshness before (or without) fetching the body. An
+     * accepted certificate raises the floor: the provider did certify that version current.
+     */
+    public Verification verifyCertificate(ObjectCertificate certificate, Id requestedGuid) {
+        Optional<Verification> refused = checkCertificate(certificate, requestedGuid);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        floor.raise(certificate.guid(), certificate.version());
+        return Verification.accepted(describe(certificate) + " certificate verified (body not checked)");
+    }
+
+    /**
+     * Verifies {@code heartbeat} against {@code current}, the certificate of the object held (already
+     * verified). Accepted only for that object's version, which is then still current as of the
+     * heartbeat's time. A genuine heartbeat for a newer version raises the floor and is reported
+     * as {@link RejectReason#STALE_VERSION}: the held object has been superseded.
+     */
+    public Verification verifyHeartbeat(Heartbeat heartbeat, ObjectCertificate current) {
+        String what = "heartbeat for " + heartbeat.guid().shortHex() + " v" + heartbeat.version();
+        if (!trustedProviders.contains(heartbeat.provider())) {
+            return Verification.rejected(UNTRUSTED_PROVIDER, what + " is signed by untrusted " + heartbeat.provider());
+        }
+        if (!heartbeat.provider().equals(current.provider())) {
+            // A trusted provider still speaks only for the names under its own key.
+            return Verification.rejected(UNTRUSTED_PROVIDER, what + " is signed by " + heartbeat.provider()
+                    + ", but the object is named by " + current.provider());
+        }
+        if (!heartbeat.guid().equals(current.guid())) {
+            return Verification.rejected(WRONG_GUID, what + " does not name the held object " + current.guid().shortHex());
+        }
+        long seen = floor.floor(heartbeat.guid());
+        if (heartbeat.version() < seen) {
+            return Verification.rejected(STALE_VERSION, what + " is older than version " + seen + " already certified");
+        }
+        if (!heartbeat.signatureValid()) {
+            return Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature");
+        }
+        floor.raise(heartbeat.guid(), heartbeat.version());
+        if (heartbeat.version() < current.version()) {
+            return Verification.rejected(STALE_VERSION, what + " is older than the held version " + current.version());
+        }
+        if (heartbeat.version() > current.version()) {
+            return Verification.rejected(STALE_VERSION, what + " supersedes the held version " + current.version());
+        }
+        return Verification.accepted(what + " verified: current at " + heartbeat.issuedAtMillis() + " ms");
+    }
+
+    // The checks a certificate must pass, cheapest first; empty if it passes them all.
+    private Optional<Verification> checkCertificate(ObjectCertificate certificate, Id requestedGuid) {
+        String what = describe(certificate);
+        if (!trustedProviders.contains(certificate.provider())) {
+            return Optional.of(Verification.rejected(UNTRUSTED_PROVIDER, what + " is signed by untrusted "
+                    + certificate.provider()));
+        }
+        if (!certificate.guid().equals(requestedGuid)) {
+            return Optional.of(Verification.rejected(WRONG_GUID, what + " was served for " + requestedGuid.shortHex()));
+        }
+        // Otherwise a provider's genuine certificate for one URL could be relabelled as another's.
+        if (!certificate.nameGuid().equals(certificate.guid())) {
+            return Optional.of(Verification.rejected(WRONG_GUID, what + " claims a GUID that is not the hash of "
+                    + certificate.canonicalUrl()));
+        }
+        long seen = floor.floor(certificate.guid());
+        if (certificate.version() < seen) {
+            return Optional.of(Verification.rejected(STALE_VERSION, what + " is older than version " + seen
+                    + " already certified"));
+        }
+        if (!certificate.signatureValid()) {
+            return Optional.of(Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature"));
+        }
+        return Optional.empty();
+    }
+
+    private static String describe(ObjectCertificate certificate) {
+        return "object " + certificate.guid().shortHex() + " v" + certificate.version();
+    }
+}
