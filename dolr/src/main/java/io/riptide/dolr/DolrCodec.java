@@ -1,5 +1,6 @@
 package io.riptide.dolr;
 
+import io.riptide.core.gateway.GatewayMessages;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.dolr.bloom.BloomMessages;
 import io.riptide.dolr.lease.LeaseMessages;
@@ -8,7 +9,11 @@ import io.riptide.dolr.membership.MembershipMessages;
 import io.riptide.dolr.placement.PlacementMessages;
 import io.riptide.dolr.routing.RoutingMessages;
 
-/** Builds the message codec of an overlay node: every DOLR message, tags 1–999. Agents add theirs from 1000. */
+/**
+ * Builds the message codec of an overlay node: every DOLR message (tags 1–999) and the agents'
+ * messages defined in riptide-core (from 1000). Every node needs the agents' messages too, because
+ * it decodes the payloads it routes.
+ */
 public final class DolrCodec {
     /** First tag free for applications on top of the overlay. */
     public static final int FIRST_APPLICATION_TAG = 1000;
@@ -25,6 +30,7 @@ public final class DolrCodec {
         BloomMessages.register(codec);
         PlacementMessages.register(codec);
         LeaseMessages.register(codec);
+        GatewayMessages.register(codec);
         return codec;
     }
 }

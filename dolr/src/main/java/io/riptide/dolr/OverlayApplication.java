@@ -11,6 +11,10 @@ import io.riptide.dolr.location.ObjectHandler;
  * objects this node holds, and messages sent to it directly.
  */
 public interface OverlayApplication extends ObjectHandler {
+    /** This node finished joining the overlay: a good moment to offer services and publish. */
+    default void onJoined() {
+    }
+
     /** A message routed with {@link OverlayNode#route} arrived at the root of {@code key}: this node. */
     default void deliver(Id key, WireMessage payload, NodeHandle origin, int hops) {
     }

@@ -52,6 +52,10 @@ import io.riptide.dolr.routing.RoutingMessages.HopAck;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
 import io.riptide.dolr.store.ReplicaStore;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -78,6 +82,8 @@ public final class OverlayNode implements MessageHandler {
     private final Location location;
     private final Placement placement;
     private final Leases leases;
+    // Service GUIDs this node provides: located like replicas, never evicted.
+    private final Set<Id> services = new LinkedHashSet<>();
     private long malformed;
 
     /** A node running {@code app}. */
@@ -100,14 +106,15 @@ public final class OverlayNode implements MessageHandler {
         this.store = new ReplicaStore(config.maxReplicaBytes(), config.maxReplicas(), this::onEvicted);
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
-                config.bloomHashes(), store::guids);
+                config.bloomHashes(), this::heldObjects);
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined());
         // The hop sender and forwarder report suspects to membership, which is built after them.
         Consumer<NodeHandle> suspect = peer -> membership().suspect(peer);
         this.hops = new HopSender(env, peers, config.hopTimeoutFloor(), peer -> membership().learn(peer));
         this.forwarder = new RouteForwarder(env, new Router(self, table, leafSet), peers, hops, config.hopRetries(), suspect);
-        this.location = new Location(env, config, forwarder, hops, pointers, store::contains, store::get, store::guids, localArea,
+        this.location = new Location(env, config, forwarder, hops, pointers,
+                guid -> store.contains(guid) || services.contains(guid), store::get, this::heldObjects, localArea,
                 leafSet, peers, suspect,
                 (guid, payload, requester, requestId, hops) -> application().deliverToObject(guid, payload, requester, requestId, hops));
         this.membership = new Membership(env, config, table, leafSet, peers, prober, forwarder, new MembershipListener() {
@@ -131,6 +138,7 @@ public final class OverlayNode implements MessageHandler {
             public void onJoined() {
                 location.start();
                 localArea.start(config.bloomRefresh());
+                application().onJoined();
             }
         }, localArea::neighbours);
         this.placement = new Placement(env, forwarder, store,
@@ -204,6 +212,29 @@ public final class OverlayNode implements MessageHandler {
         }
         location.publish(guid);
         return true;
+    }
+
+    /**
+     * Offers the service named {@code service} from this node: anycasts to it can reach this node
+     * (the first pointer found leads to the nearest provider). Unlike a replica it is never evicted.
+     */
+    public void offerService(Id service) {
+        if (services.add(service)) {
+            location.publish(service);
+        }
+    }
+
+    /** Stops offering {@code service}. */
+    public void withdrawService(Id service) {
+        if (services.remove(service)) {
+            location.unpublish(service);
+        }
+    }
+
+    private List<Id> heldObjects() {
+        List<Id> all = new ArrayList<>(store.guids());
+        all.addAll(services);
+        return all;
     }
 
     /** Drops the replica of {@code guid} held here and withdraws its pointers. */
@@ -325,6 +356,11 @@ public final class OverlayNode implements MessageHandler {
 
     public NodeHandle self() {
         return env.self();
+    }
+
+    /** The runtime this node runs on: agents on the node use it for time, timers and stages. */
+    public Env env() {
+        return env;
     }
 
     public DolrConfig config() {

@@ -58,6 +58,28 @@ public final class GatewayMessages {
             implements WireMessage {
     }
 
+    /** One requester waiting for an insert: who, and the ID it will recognise the reply by. */
+    public record Waiter(io.riptide.core.runtime.NodeHandle requester, long requestId) {
+    }
+
+    /**
+     * From one gateway to the gateway holding the fetch lease for the same URL and request headers:
+     * these requesters wait for your result, so the origin is fetched once.
+     */
+    public record InsertHandoff(String url, Headers requestHeaders, boolean stale, List<Waiter> waiters) implements WireMessage {
+    }
+
+    /**
+     * A publisher's new version of a URL it owns, pushed to a gateway: the response to store, signed
+     * with the publisher's Ed25519 key over {@code signedBytes} (see the gateway's push handling).
+     */
+    public record PublisherPush(long requestId, String url, int status, Headers headers, byte[] body, byte[] publisherKey,
+                                long timestampMillis, byte[] signature) implements WireMessage {
+    }
+
+    /** Largest body a push may carry. */
+    public static final int MAX_PUSH_BYTES = 8 * 1024 * 1024;
+
     /** Writes header fields. */
     public static void writeHeaders(WireWriter out, Headers headers) {
         out.list(headers.fields(), (w, f) -> w.string(f.name()).string(f.value()));
@@ -74,6 +96,22 @@ public final class GatewayMessages {
 
     /** Registers these messages in {@code codec}. */
     public static void register(MessageCodec codec) {
+        codec.register(FIRST_TAG + 2, InsertHandoff.class,
+                (m, out) -> {
+                    out.string(m.url());
+                    writeHeaders(out, m.requestHeaders());
+                    out.bool(m.stale()).list(m.waiters(), (w, x) -> w.handle(x.requester()).i64(x.requestId()));
+                },
+                in -> new InsertHandoff(in.string(MAX_URL_BYTES), readHeaders(in), in.bool(),
+                        in.list(4096, r -> new Waiter(r.handle(), r.i64()))));
+        codec.register(FIRST_TAG + 3, PublisherPush.class,
+                (m, out) -> {
+                    out.i64(m.requestId()).string(m.url()).u16(m.status());
+                    writeHeaders(out, m.headers());
+                    out.bytes(m.body()).bytes(m.publisherKey()).i64(m.timestampMillis()).bytes(m.signature());
+                },
+                in -> new PublisherPush(in.i64(), in.string(MAX_URL_BYTES), in.u16(), readHeaders(in), in.bytes(MAX_PUSH_BYTES),
+                        in.bytes(64), in.i64(), in.bytes(128)));
         codec.register(FIRST_TAG, InsertRequest.class,
                 (m, out) -> {
                     out.i64(m.requestId()).string(m.url());

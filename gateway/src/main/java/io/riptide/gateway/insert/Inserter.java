@@ -1,0 +1,405 @@
+package io.riptide.gateway.insert;
+
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.gateway.GatewayMessages.InsertHandoff;
+import io.riptide.core.gateway.GatewayMessages.InsertReply;
+import io.riptide.core.gateway.GatewayMessages.Outcome;
+import io.riptide.core.gateway.GatewayMessages.Waiter;
+import io.riptide.core.http.CachedResponse;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.Freshness;
+import io.riptide.core.http.Headers;
+import io.riptide.core.http.StorageDecision;
+import io.riptide.core.http.Storability;
+import io.riptide.core.http.Validators;
+import io.riptide.core.http.VariantKey;
+import io.riptide.core.http.Variants;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.Heartbeat;
+import io.riptide.core.object.ObjectCertificate;
+import io.riptide.core.object.ObjectFormatException;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.StoredResponse;
+import io.riptide.core.object.VersionFloor;
+import io.riptide.core.object.WebObject;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.server.ServerSettings;
+import io.riptide.gateway.GatewayConfig;
+import io.riptide.gateway.Origin;
+import io.riptide.gateway.origin.FetchException;
+import io.riptide.gateway.origin.OriginRequest;
+import io.riptide.gateway.origin.OriginResponse;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+
+/**
+ * The gateway's insert pipeline: fetch from the origin, decide storability (RFC 9111), sign, and
+ * store the object in the overlay as a new version — or, when the content has not changed, confirm
+ * the current version with a heartbeat.
+ *
+ * <p>Requests for the same URL and request headers collapse into one origin fetch: on this gateway
+ * through the job in progress, and across the provider's gateways through a lease at the URL's root
+ * (whoever holds it fetches; the others hand their requesters over and the holder answers them).
+ * Everything runs on the node's loop except signing (the crypto stage) and the fetch itself.
+ */
+public final class Inserter {
+    private final OverlayNode node;
+    private final Env env;
+    private final SigningKey provider;
+    private final Origin origin;
+    private final GatewayConfig config;
+    private final Storability storability = new Storability();
+    private final Freshness freshness = new Freshness();
+    private final ObjectVerifier verifier;
+    private final Map<Id, Job> jobs = new HashMap<>();
+    private final Map<Id, Recent> recent = new LinkedHashMap<>();
+    private final Map<Id, Known> known = new LinkedHashMap<>(64, 0.75f, true);
+    private final Map<Id, Id> guidOfJob = new LinkedHashMap<>(64, 0.75f, true);
+    private final Consumer<Finished> onFinished;
+    private long originFetches;
+
+    private record Recent(InsertResult result, long until) {
+    }
+
+    /** An insert that finished, with what monitors need to know about it. */
+    public record Finished(Id jobKey, CanonicalUrl url, Headers requestHeaders, boolean stale, InsertResult result,
+                           long freshnessSeconds) {
+    }
+
+    public Inserter(OverlayNode node, SigningKey provider, Origin origin, GatewayConfig config, Consumer<Finished> onFinished) {
+        this.node = node;
+        this.env = node.env();
+        this.provider = provider;
+        this.origin = origin;
+        this.config = config;
+        this.onFinished = onFinished;
+        this.verifier = new ObjectVerifier(Set.of(provider.publicKey()), new VersionFloor(VersionFloor.DEFAULT_CAPACITY),
+                config.maxObjectBytes());
+    }
+
+    /** Origin fetches started so far. */
+    public long originFetches() {
+        return originFetches;
+    }
+
+    /** Inserts in progress. */
+    public int inProgress() {
+        return jobs.size();
+    }
+
+    /** The job key of a URL and request headers: requests with the same key share one fetch. */
+    public Id jobKey(CanonicalUrl url, Headers requestHeaders) {
+        List<String> fields = new ArrayList<>();
+        for (Headers.Field f : requestHeaders.fields()) {
+            fields.add(f.name().toLowerCase(Locale.ROOT) + ":" + f.value().strip());
+        }
+        fields.sort(null);
+        return Id.hash(ObjectNames.objectGuid(provider.publicKey(), url.value(), "").toBytes(),
+                String.join("\n", fields).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A remote requester asks for an insert; the reply goes straight back to it. */
+    public void request(Waiter waiter, String url, Headers requestHeaders, boolean stale) {
+        submit(url, requestHeaders, stale, waiter, null);
+    }
+
+    /** This gateway's own insert (a monitor's poll); {@code done} hears the result. */
+    public void refresh(String url, Headers requestHeaders, Consumer<InsertResult> done) {
+        submit(url, requestHeaders, false, null, done);
+    }
+
+    private void submit(String rawUrl, Headers requestHeaders, boolean stale, Waiter waiter, Consumer<InsertResult> local) {
+        CanonicalUrl url;
+        try {
+            url = CanonicalUrl.of(rawUrl);
+        } catch (IllegalArgumentException e) {
+            answer(waiter, local, new InsertResult(rawUrl, Id.ZERO, 0, Outcome.REJECTED, "not a URL this gateway fetches: " + e.getMessage()));
+            return;
+        }
+        Headers headers = withoutCredentials(requestHeaders);
+        Id key = jobKey(url, headers);
+        Job job = jobs.get(key);
+        if (job == null) {
+            Recent r = recent.get(key);
+            if (r != null && r.until() > env.nowNanos()) {
+                answer(waiter, local, r.result());
+                return;
+            }
+            if (jobs.size() >= config.maxJobs()) {
+                answer(waiter, local, new InsertResult(url.value(), Id.ZERO, 0, Outcome.OVERLOADED,
+                        "gateway busy: " + jobs.size() + " inserts in progress"));
+                return;
+            }
+            job = new Job(key, url, headers);
+            jobs.put(key, job);
+            start(job);
+        }
+        job.stale |= stale;
+        if (waiter != null) {
+            job.waiters.add(waiter);
+        }
+        if (local != null) {
+            job.local.add(local);
+        }
+    }
+
+    /** Cookies and credentials never reach an origin through the shared cache. */
+    private static Headers withoutCredentials(Headers headers) {
+        return headers.without("Cookie").without("Authorization").without("Proxy-Authorization");
+    }
+
+    private void start(Job job) {
+        node.claim(job.key, config.leaseTtl(), lease -> {
+            if (!lease.granted() && lease.holder() != null && !lease.holder().id().equals(node.self().id())) {
+                handOff(job, lease.holder());
+            } else {
+                fetch(job);
+            }
+        });
+    }
+
+    private void handOff(Job job, NodeHandle holder) {
+        jobs.remove(job.key);
+        if (!job.waiters.isEmpty()) {
+            node.send(holder.address(), new InsertHandoff(job.url.value(), job.requestHeaders, job.stale, List.copyOf(job.waiters)));
+        }
+        // Local requests (monitors) are not forwarded: the holder's result reaches the overlay anyway.
+        InsertResult handedOff = new InsertResult(job.url.value(), Id.ZERO, 0, Outcome.UNCHANGED,
+                "another gateway (" + holder + ") is fetching this URL");
+        job.local.forEach(c -> c.accept(handedOff));
+    }
+
+    /** Requesters handed over by another gateway that found this one holding the URL's lease. */
+    public void onHandoff(InsertHandoff handoff) {
+        for (Waiter w : handoff.waiters()) {
+            request(w, handoff.url(), handoff.requestHeaders(), handoff.stale());
+        }
+    }
+
+    private void fetch(Job job) {
+        Known current = currentFor(job.key);
+        Headers request = job.requestHeaders;
+        if (current != null) {
+            request = Validators.conditionalRequest(current.copy().object().certificate().headers()).applyTo(request);
+        }
+        originFetches++;
+        CompletableFuture<OriginResponse> future;
+        try {
+            future = origin.fetch(OriginRequest.get(URI.create(job.url.value()), request));
+        } catch (RuntimeException e) {
+            future = CompletableFuture.failedFuture(e);
+        }
+        future.whenComplete((response, error) -> env.execute(() -> onFetched(job, current, response, error)));
+    }
+
+    private Known currentFor(Id jobKey) {
+        Id guid = guidOfJob.get(jobKey);
+        return guid == null ? null : known.get(guid);
+    }
+
+    private void onFetched(Job job, Known current, OriginResponse response, Throwable error) {
+        if (error != null) {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            String why = cause instanceof FetchException fe ? fe.getMessage() : "origin fetch failed: " + cause;
+            finish(job, current == null ? Id.ZERO : guidOf(current), current == null ? 0 : current.version(),
+                    Outcome.ORIGIN_FAILED, why, 0);
+            return;
+        }
+        if (response.status() == 304) {
+            if (current != null) {
+                confirm(job, current.copy(), current.copy().object().certificate().freshnessLifetimeSeconds());
+            } else {
+                finish(job, Id.ZERO, 0, Outcome.ORIGIN_FAILED, "the origin answered 304 Not Modified to an unconditional request", 0);
+            }
+            return;
+        }
+        StorageDecision decision = storability.decide("GET", job.requestHeaders, response.status(), response.headers());
+        if (!decision.storable()) {
+            finish(job, current == null ? Id.ZERO : guidOf(current), current == null ? 0 : current.version(),
+                    Outcome.NOT_CACHEABLE, decision.reason(), 0);
+            return;
+        }
+        Headers stored = decision.strip(response.headers());
+        VariantKey variantKey = Variants.key(stored, job.requestHeaders).orElse(null);
+        if (variantKey == null) {
+            finish(job, Id.ZERO, 0, Outcome.NOT_CACHEABLE, "the response varies on every request (Vary: *)", 0);
+            return;
+        }
+        String variant = variantKey.equals(VariantKey.NONE) ? "" : variantKey.toString();
+        Id guid = ObjectNames.objectGuid(provider.publicKey(), job.url.value(), variant);
+        guidOfJob.put(job.key, guid);
+        trimToCapacity(guidOfJob);
+        CachedResponse cached = new CachedResponse(response.status(), stored,
+                Instant.ofEpochMilli(response.requestTimeMillis()), Instant.ofEpochMilli(response.responseTimeMillis()));
+        long lifetime = freshness.lifetime(cached).duration().getSeconds();
+        StoredResponse content = new StoredResponse(response.status(), response.reason(), stored, response.body());
+        resolveCurrent(guid, copy -> {
+            if (copy != null && sameContent(copy, content)) {
+                confirm(job, copy, lifetime);
+            } else {
+                long version = copy == null ? 1 : copy.object().certificate().version() + 1;
+                signAndStore(job, job.url.value(), variant, guid, version, content, response.requestTimeMillis(),
+                        response.responseTimeMillis(), lifetime);
+            }
+        });
+    }
+
+    /**
+     * Stores a response that did not come from an origin fetch — a publisher's push — as the next
+     * version of its URL.
+     */
+    public void insertPushed(CanonicalUrl url, StoredResponse content, long timeMillis, Consumer<InsertResult> done) {
+        Job job = new Job(jobKey(url, Headers.EMPTY), url, Headers.EMPTY);
+        job.local.add(done);
+        Id guid = ObjectNames.objectGuid(provider.publicKey(), url.value(), "");
+        guidOfJob.put(job.key, guid);
+        CachedResponse cached = new CachedResponse(content.statusCode(), content.headers(), Instant.ofEpochMilli(timeMillis),
+                Instant.ofEpochMilli(timeMillis));
+        long lifetime = freshness.lifetime(cached).duration().getSeconds();
+        resolveCurrent(guid, copy -> {
+            long version = copy == null ? 1 : copy.object().certificate().version() + 1;
+            signAndStore(job, url.value(), "", guid, version, content, timeMillis, timeMillis, lifetime);
+        });
+    }
+
+    private static boolean sameContent(CachedCopy copy, StoredResponse content) {
+        ObjectCertificate cert = copy.object().certificate();
+        return cert.statusCode() == content.statusCode()
+                && Arrays.equals(cert.bodyDigest(), sha256(content.body()));
+    }
+
+    private static byte[] sha256(byte[] body) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(body);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The newest copy of {@code guid}: known here, or read (and verified) from the overlay. */
+    private void resolveCurrent(Id guid, Consumer<CachedCopy> done) {
+        Known k = known.get(guid);
+        if (k != null) {
+            done.accept(k.copy());
+            return;
+        }
+        node.read(guid, node.config().defaultTtl(), result -> {
+            CachedCopy copy = null;
+            if (result.found() && result.data() != null) {
+                try {
+                    CachedCopy candidate = CachedCopy.fromBytes(result.data(), config.maxObjectBytes());
+                    if (verifier.verify(candidate.object(), guid).ok()) {
+                        copy = candidate;
+                    }
+                } catch (ObjectFormatException e) {
+                    // A corrupt replica is no current version: the next version starts above nothing known.
+                }
+            }
+            done.accept(copy);
+        });
+    }
+
+    private void confirm(Job job, CachedCopy copy, long lifetime) {
+        Id guid = copy.object().certificate().guid();
+        long version = copy.object().certificate().version();
+        long now = env.wallClockMillis();
+        boolean queued = env.submit(ServerSettings.CRYPTO_STAGE, () -> Heartbeat.sign(provider, guid, version, now),
+                (heartbeat, error) -> {
+                    if (error != null) {
+                        finish(job, guid, version, Outcome.ORIGIN_FAILED, "could not sign a heartbeat: " + error, lifetime);
+                        return;
+                    }
+                    CachedCopy updated = copy.withHeartbeat(heartbeat);
+                    node.storeReplica(guid, updated.toBytes());
+                    remember(updated);
+                    finish(job, guid, version, Outcome.UNCHANGED, "content unchanged: version " + version + " confirmed", lifetime);
+                });
+        if (!queued) {
+            finish(job, guid, version, Outcome.OVERLOADED, "gateway busy: the signing stage is full", lifetime);
+        }
+    }
+
+    private void signAndStore(Job job, String url, String variant, Id guid, long version, StoredResponse content,
+                              long requestTime, long responseTime, long lifetime) {
+        boolean queued = env.submit(ServerSettings.CRYPTO_STAGE, () -> {
+            ObjectCertificate cert = ObjectCertificate.sign(provider, url, variant, version, content, requestTime, responseTime,
+                    lifetime);
+            return CachedCopy.of(WebObject.of(cert, content.body()));
+        }, (copy, error) -> {
+            if (error != null) {
+                finish(job, guid, version - 1, Outcome.ORIGIN_FAILED, "could not sign the object: " + error, lifetime);
+                return;
+            }
+            if (!node.storeReplica(guid, copy.toBytes())) {
+                finish(job, guid, version - 1, Outcome.NOT_CACHEABLE, "object larger than this gateway's store", lifetime);
+                return;
+            }
+            remember(copy);
+            finish(job, guid, version, Outcome.INSERTED, "version " + version + " inserted", lifetime);
+        });
+        if (!queued) {
+            finish(job, guid, version - 1, Outcome.OVERLOADED, "gateway busy: the signing stage is full", lifetime);
+        }
+    }
+
+    private void remember(CachedCopy copy) {
+        known.put(copy.object().certificate().guid(), new Known(copy));
+        trimToCapacity(known);
+    }
+
+    private static <K, V> void trimToCapacity(Map<K, V> map) {
+        // Bounded: a gateway remembers the newest versions of the objects it touched recently.
+        var it = map.keySet().iterator();
+        while (map.size() > 100_000 && it.hasNext()) {
+            it.next();
+            it.remove();
+        }
+    }
+
+    private static Id guidOf(Known k) {
+        return k.copy().object().certificate().guid();
+    }
+
+    private void finish(Job job, Id guid, long version, Outcome outcome, String reason, long lifetime) {
+        InsertResult result = new InsertResult(job.url.value(), guid, version, outcome, reason);
+        if (jobs.get(job.key) == job) {
+            jobs.remove(job.key);
+        }
+        long now = env.nowNanos();
+        recent.values().removeIf(r -> r.until() <= now);
+        recent.put(job.key, new Recent(result, now + config.recentResults().toNanos()));
+        for (Waiter w : job.waiters) {
+            answer(w, null, result);
+        }
+        for (Consumer<InsertResult> c : job.local) {
+            c.accept(result);
+        }
+        onFinished.accept(new Finished(job.key, job.url, job.requestHeaders, job.stale, result, lifetime));
+    }
+
+    private void answer(Waiter waiter, Consumer<InsertResult> local, InsertResult result) {
+        if (waiter != null) {
+            node.send(waiter.requester().address(), new InsertReply(waiter.requestId(), result.url(), result.guid(),
+                    result.version(), result.outcome(), result.reason()));
+        }
+        if (local != null) {
+            local.accept(result);
+        }
+    }
+}

@@ -1,2 +1,0 @@
-/** The gateway agent; built by its own issue on top of the overlay (see the issue tracker). */
-package io.riptide.gateway;
