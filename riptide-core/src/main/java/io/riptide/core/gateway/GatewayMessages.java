@@ -50,7 +50,9 @@ public final class GatewayMessages {
         /** The request was refused: not a URL this gateway fetches. */
         REJECTED,
         /** The gateway is too busy to take the request now. */
-        OVERLOADED
+        OVERLOADED,
+        /** No gateway answered: the requester's own verdict, never sent by a gateway. */
+        UNREACHABLE
     }
 
     /** The gateway's answer, sent directly to the requester. {@code version} is 0 when nothing is cached. */

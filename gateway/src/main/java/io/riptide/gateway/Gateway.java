@@ -1,0 +1,96 @@
+package io.riptide.gateway;
+
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.gateway.GatewayMessages.InsertHandoff;
+import io.riptide.core.gateway.GatewayMessages.InsertRequest;
+import io.riptide.core.gateway.GatewayMessages.PublisherPush;
+import io.riptide.core.gateway.GatewayMessages.Waiter;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.OverlayApplication;
+import io.riptide.dolr.OverlayNode;
+import io.riptide.gateway.insert.Inserter;
+import io.riptide.gateway.monitor.Monitors;
+import io.riptide.gateway.push.PushHandler;
+import java.util.function.Function;
+
+/**
+ * The gateway agent on an overlay node: offers its provider's gateway service, so that cache
+ * managers and proxies reach the nearest gateway by anycast, and answers their insert requests
+ * (see {@link Inserter}), runs monitors for URLs that keep going stale ({@link Monitors}), and takes
+ * publishers' pushes ({@link PushHandler}).
+ */
+public final class Gateway implements OverlayApplication {
+    private final OverlayNode node;
+    private final Id service;
+    private final Inserter inserter;
+    private final Monitors monitors;
+    private final PushHandler push;
+
+    private Gateway(OverlayNode node, SigningKey provider, Origin origin, GatewayConfig config) {
+        this.node = node;
+        this.service = ObjectNames.gatewayGuid(provider.publicKey());
+        Monitors[] monitorsRef = new Monitors[1];
+        this.inserter = new Inserter(node, provider, origin, config, finished -> monitorsRef[0].onFinished(finished));
+        this.monitors = new Monitors(node.env(), config, inserter);
+        monitorsRef[0] = monitors;
+        this.push = new PushHandler(node, config, inserter);
+    }
+
+    /** Makes the gateway for the node it runs on (see {@code ServerSettings.withApplication}). */
+    public static Function<OverlayNode, OverlayApplication> factory(SigningKey provider, Origin origin, GatewayConfig config) {
+        return node -> new Gateway(node, provider, origin, config);
+    }
+
+    /** The gateway running on {@code node}, if it runs one. */
+    public static Gateway on(OverlayApplication app) {
+        return app instanceof Gateway g ? g : null;
+    }
+
+    @Override
+    public void onJoined() {
+        node.offerService(service);
+    }
+
+    @Override
+    public void deliverToObject(Id guid, WireMessage payload, NodeHandle requester, long requestId, int hops) {
+        if (!guid.equals(service)) {
+            return;
+        }
+        if (payload instanceof InsertRequest r) {
+            inserter.request(new Waiter(requester, r.requestId()), r.url(), r.requestHeaders(), r.stale());
+        } else if (payload instanceof PublisherPush p) {
+            push.onPush(requester, p);
+        }
+    }
+
+    @Override
+    public void onMessage(NodeHandle from, WireMessage message) {
+        if (message instanceof InsertHandoff handoff) {
+            inserter.onHandoff(handoff);
+        } else if (message instanceof InsertRequest r) {
+            inserter.request(new Waiter(from, r.requestId()), r.url(), r.requestHeaders(), r.stale());
+        } else if (message instanceof PublisherPush p) {
+            push.onPush(from, p);
+        }
+    }
+
+    /** The gateway service GUID this gateway offers. */
+    public Id service() {
+        return service;
+    }
+
+    public Inserter inserter() {
+        return inserter;
+    }
+
+    public Monitors monitors() {
+        return monitors;
+    }
+
+    public PushHandler push() {
+        return push;
+    }
+}
