@@ -1,0 +1,50 @@
+package io.riptide.gateway.origin;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.pool.AbstractChannelPoolMap;
+import io.netty.channel.pool.ChannelHealthChecker;
+import io.netty.channel.pool.ChannelPool;
+import io.netty.channel.pool.FixedChannelPool;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetSocketAddress;
+
+/**
+ * One bounded keep-alive connection pool per origin (scheme, host, port). The most recently used
+ * connection is handed out first, so surplus ones go idle and are closed by their idle timeout.
+ */
+final class OriginPools implements AutoCloseable {
+    private final AbstractChannelPoolMap<OriginKey, FixedChannelPool> pools;
+
+    OriginPools(EventLoopGroup ioGroup, OriginFetcherConfig config, OriginTls tls, FetchCounters counters) {
+        Bootstrap base = new Bootstrap()
+                .group(ioGroup)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
+                .option(ChannelOption.TCP_NODELAY, true);
+        this.pools = new AbstractChannelPoolMap<>() {
+            @Override
+            protected FixedChannelPool newPool(OriginKey key) {
+                // Unresolved, so the name is looked up at each connect rather than pinned forever.
+                Bootstrap b = base.clone().remoteAddress(InetSocketAddress.createUnresolved(key.host(), key.port()));
+                // No acquire timeout here: the fetch deadline bounds every wait, and a late
+                // connection is handed back by the exchange that no longer wants it.
+                return new FixedChannelPool(b, new OriginConnections(key, config, tls, counters),
+                        ChannelHealthChecker.ACTIVE, null, -1, config.maxConnectionsPerOrigin(),
+                        config.maxWaitingPerOrigin(), true, true);
+            }
+        };
+    }
+
+    /** The pool of connections to {@code key}. */
+    ChannelPool pool(OriginKey key) {
+        return pools.get(key);
+    }
+
+    /** Closes every idle connection; connections in use close as their exchanges hand them back. */
+    @Override
+    public void close() {
+        pools.close();
+    }
+}

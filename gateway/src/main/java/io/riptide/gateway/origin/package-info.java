@@ -1,0 +1,5 @@
+/**
+ * The gateway's origin fetcher: a Netty HTTP/1.1(S) client that fetches objects from origin servers
+ * without the user's credentials, within hard limits on size, time, redirects and rate.
+ */
+package io.riptide.gateway.origin;
