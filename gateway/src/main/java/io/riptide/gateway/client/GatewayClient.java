@@ -45,6 +45,13 @@ public final class GatewayClient implements OverlayApplication {
         });
     }
 
+    /** Asks the gateway at {@code gateway} directly (not the nearest one) to insert {@code url}. */
+    public void insertVia(io.riptide.core.runtime.NodeAddress gateway, String url, Headers requestHeaders, Consumer<InsertReply> done) {
+        long[] id = new long[1];
+        id[0] = pending.add(deadline, done, () -> failure(id[0], url, "no answer from " + gateway + " within " + deadline.toMillis() + " ms"));
+        node.send(gateway, new InsertRequest(id[0], url, requestHeaders, false));
+    }
+
     /** Pushes a signed publisher push (see {@code PushSignatures}) to the nearest gateway. */
     public void push(PublisherPush unsigned, Consumer<InsertReply> done) {
         PublisherPush push = unsigned;

@@ -1,0 +1,168 @@
+package io.riptide.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.riptide.core.gateway.GatewayMessages.InsertReply;
+import io.riptide.core.gateway.GatewayMessages.Outcome;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.VersionFloor;
+import io.riptide.dolr.location.LocateResult;
+import io.riptide.gateway.origin.OriginFetcherConfig;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The gateway over real TCP on loopback, against a real origin server: insert, refresh, collapse, refuse. */
+class GatewayInsertTest {
+    private static final GatewayConfig CONFIG = new GatewayConfig(256, Duration.ofSeconds(15), Duration.ofMillis(300),
+            64 * 1024, 3, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofHours(1), 100, java.util.Map.of(),
+            Duration.ofMinutes(5));
+    private static GatewayOverlay overlay;
+
+    @BeforeAll
+    static void start() throws Exception {
+        overlay = new GatewayOverlay(5, 2, CONFIG, OriginFetcherConfig.defaults().withMaxBodyBytes(64 * 1024)
+                .withDeadline(Duration.ofSeconds(2)).withRate(1000, 1000));
+    }
+
+    @AfterAll
+    static void stop() {
+        overlay.close();
+    }
+
+    private static CachedCopy readVerified(int fromNode, InsertReply reply) throws Exception {
+        LocateResult read = overlay.read(fromNode, reply.guid());
+        assertTrue(read.found(), "a replica of " + reply.url() + " is found from another node");
+        CachedCopy copy = CachedCopy.fromBytes(read.data(), 1 << 20);
+        ObjectVerifier verifier = new ObjectVerifier(Set.of(overlay.provider.publicKey()), new VersionFloor(16));
+        assertTrue(verifier.verify(copy.object(), reply.guid()).ok(), "the replica verifies");
+        return copy;
+    }
+
+    @Test
+    void aCacheableResponseIsInsertedAndFoundByGuidFromAnotherNode() throws Exception {
+        try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "hello, riptide",
+                "Cache-Control", "max-age=60", "Content-Type", "text/plain")))) {
+            InsertReply reply = overlay.insert(origin.url("/hello"), false);
+            assertEquals(Outcome.INSERTED, reply.outcome(), reply.reason());
+            assertEquals(1, reply.version());
+            CachedCopy copy = readVerified(2, reply);
+            assertArrayEquals("hello, riptide".getBytes(StandardCharsets.UTF_8), copy.object().response().body());
+            assertEquals(60, copy.object().certificate().freshnessLifetimeSeconds());
+            assertEquals("text/plain", copy.object().certificate().headers().first("Content-Type").orElseThrow());
+            assertTrue(origin.requests().get(0).startsWith("GET /hello HTTP/1.1"));
+        }
+    }
+
+    @Test
+    void anUnchangedRefetchGivesAHeartbeatAndAChangedOneVersionTwo() throws Exception {
+        String[] body = {"first"};
+        try (RawOrigin origin = new RawOrigin(RawOrigin.from(head -> head.contains("If-None-Match: \"" + body[0] + "\"")
+                ? RawOrigin.response(304, "Not Modified", "", "ETag", "\"" + body[0] + "\"")
+                : RawOrigin.response(200, "OK", body[0], "Cache-Control", "max-age=5", "ETag", "\"" + body[0] + "\"")))) {
+            String url = origin.url("/page");
+            InsertReply v1 = overlay.insert(url, false);
+            assertEquals(Outcome.INSERTED, v1.outcome(), v1.reason());
+            Thread.sleep(400); // past the window in which a finished result answers new requests
+            InsertReply again = overlay.insert(url, false);
+            assertEquals(Outcome.UNCHANGED, again.outcome(), again.reason());
+            assertEquals(1, again.version());
+            assertTrue(origin.requests().get(1).contains("If-None-Match: \"first\""), "the refetch was conditional");
+            CachedCopy confirmed = readVerified(1, again);
+            assertEquals(1, confirmed.object().certificate().version());
+            assertTrue(confirmed.heartbeat().isPresent(), "the replica carries the heartbeat");
+            assertTrue(confirmed.heartbeat().get().signatureValid());
+
+            body[0] = "second";
+            Thread.sleep(400);
+            InsertReply v2 = overlay.insert(url, false);
+            assertEquals(Outcome.INSERTED, v2.outcome(), v2.reason());
+            assertEquals(2, v2.version());
+            CachedCopy copy = readVerified(3, v2);
+            assertEquals(2, copy.object().certificate().version());
+            assertArrayEquals("second".getBytes(StandardCharsets.UTF_8), copy.object().response().body());
+        }
+    }
+
+    @Test
+    void twoHundredConcurrentInsertsThroughTwoGatewaysFetchTheOriginOnce() throws Exception {
+        try (RawOrigin origin = new RawOrigin((head, out) -> {
+            Thread.sleep(300); // a slow origin, so that all the requests overlap
+            out.write(RawOrigin.response(200, "OK", "popular", "Cache-Control", "max-age=60"));
+        })) {
+            String url = origin.url("/popular");
+            List<CompletableFuture<InsertReply>> replies = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                replies.add(overlay.insertVia(i % 2, url));
+            }
+            for (CompletableFuture<InsertReply> f : replies) {
+                InsertReply r = f.get(30, TimeUnit.SECONDS);
+                assertEquals(Outcome.INSERTED, r.outcome(), r.reason());
+                assertEquals(1, r.version());
+            }
+            assertEquals(1, origin.hits(), "one origin fetch for 200 requests through two gateways");
+        }
+    }
+
+    @Test
+    void responsesASharedCacheMayNotStoreAreRefusedWithTheReason() throws Exception {
+        String[][] cases = {
+            {"Cache-Control", "no-store", "no-store"},
+            {"Cache-Control", "private, max-age=60", "private"},
+            {"Set-Cookie", "session=abc", "Set-Cookie"},
+            {"Vary", "*", "Vary"},
+        };
+        for (String[] c : cases) {
+            try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "secret", c[0], c[1])))) {
+                InsertReply reply = overlay.insert(origin.url("/x"), false);
+                assertEquals(Outcome.NOT_CACHEABLE, reply.outcome(), c[0] + ": " + c[1]);
+                assertTrue(reply.reason().contains(c[2]), "reason names " + c[2] + ": " + reply.reason());
+            }
+        }
+    }
+
+    @Test
+    void aBadOriginGivesAClearFailureAndLeavesThePreviousVersionInPlace() throws Exception {
+        try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "good", "Cache-Control", "max-age=60")))) {
+            String url = origin.url("/fragile");
+            InsertReply good = overlay.insert(url, false);
+            assertEquals(Outcome.INSERTED, good.outcome());
+            byte[] big = RawOrigin.response(200, "OK", "x".repeat(100 * 1024), "Cache-Control", "max-age=60");
+            Object[][] failures = {
+                {RawOrigin.always(big), "larger"},
+                {RawOrigin.always("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nonly a little".getBytes(StandardCharsets.ISO_8859_1)),
+                    "closed"},
+                {RawOrigin.always("NOT HTTP AT ALL\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)), "malformed"},
+                {(RawOrigin.Answer) (head, out) -> Thread.sleep(5000), "deadline"},
+                {RawOrigin.always(RawOrigin.response(302, "Found", "", "Location", "/fragile")), "redirect"},
+            };
+            for (Object[] f : failures) {
+                origin.answer((RawOrigin.Answer) f[0]);
+                Thread.sleep(400);
+                InsertReply failed = overlay.insert(url, false);
+                assertEquals(Outcome.ORIGIN_FAILED, failed.outcome(), failed.reason());
+                assertTrue(failed.reason().toLowerCase().contains((String) f[1]), "reason says '" + f[1] + "': " + failed.reason());
+                assertEquals(1, failed.version(), "the good version is still current");
+                CachedCopy still = readVerified(4, good);
+                assertArrayEquals("good".getBytes(StandardCharsets.UTF_8), still.object().response().body());
+            }
+        }
+    }
+
+    @Test
+    void aUrlThatIsNotHttpIsRejected() throws Exception {
+        InsertReply reply = overlay.insert("ftp://example.org/file", false);
+        assertEquals(Outcome.REJECTED, reply.outcome());
+        assertTrue(reply.reason().contains("ftp"), reply.reason());
+    }
+}

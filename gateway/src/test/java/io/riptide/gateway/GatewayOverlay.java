@@ -1,0 +1,126 @@
+package io.riptide.gateway;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.gateway.GatewayMessages.InsertReply;
+import io.riptide.core.http.Headers;
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.location.LocateResult;
+import io.riptide.dolr.server.OverlayServer;
+import io.riptide.dolr.server.ServerSettings;
+import io.riptide.gateway.client.GatewayClient;
+import io.riptide.gateway.origin.OriginFetcher;
+import io.riptide.gateway.origin.OriginFetcherConfig;
+import io.riptide.gateway.origin.OriginTls;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A small real overlay on loopback for the gateway's tests: plain storage nodes, gateways of one
+ * provider with real origin fetchers, and a client node that asks for inserts.
+ */
+final class GatewayOverlay implements AutoCloseable {
+    static final DolrConfig FAST = DolrConfig.defaults().withMaintenance(Duration.ofMillis(500), Duration.ofSeconds(2),
+            Duration.ofSeconds(3), Duration.ofSeconds(2));
+
+    final SigningKey provider = SigningKey.generate(new SecureRandom());
+    final EventLoopGroup group = new NioEventLoopGroup(4);
+    final OriginFetcher fetcher;
+    final List<OverlayServer> plain = new ArrayList<>();
+    final List<OverlayServer> gateways = new ArrayList<>();
+    final List<Gateway> gatewayApps = new ArrayList<>();
+    final OverlayServer client;
+    private final GatewayClient[] clientApp = new GatewayClient[1];
+
+    GatewayOverlay(int plainNodes, int gatewayCount, GatewayConfig config, OriginFetcherConfig fetch) throws Exception {
+        fetcher = new OriginFetcher(group, fetch, OriginTls.systemDefault(), Clock.systemUTC());
+        SecureRandom random = new SecureRandom();
+        NodeAddress first = null;
+        for (int i = 0; i < plainNodes; i++) {
+            OverlayServer s = OverlayServer.start(settings(random, first), group);
+            if (first == null) {
+                first = s.address();
+                s.awaitJoined(Duration.ofSeconds(10));
+            }
+            plain.add(s);
+        }
+        for (int i = 0; i < gatewayCount; i++) {
+            Gateway[] holder = new Gateway[1];
+            OverlayServer g = OverlayServer.start(settings(random, first).withApplication(node -> {
+                holder[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, config).apply(node);
+                return holder[0];
+            }, DolrCodec.create()), group);
+            gateways.add(g);
+            gatewayApps.add(holder[0]);
+        }
+        client = OverlayServer.start(settings(random, first).withApplication(node -> {
+            clientApp[0] = new GatewayClient(node, provider.publicKey(), Duration.ofSeconds(20));
+            return clientApp[0];
+        }, DolrCodec.create()), group);
+        for (OverlayServer s : all()) {
+            if (!s.awaitJoined(Duration.ofSeconds(20))) {
+                throw new IllegalStateException("node did not join: " + s.address());
+            }
+        }
+        Thread.sleep(1500); // gateways offer their service once joined; let the pointers land
+    }
+
+    private ServerSettings settings(SecureRandom random, NodeAddress join) {
+        return ServerSettings.of(SigningKey.generate(random), new NodeAddress("127.0.0.1", 0)).joining(join).withDolr(FAST);
+    }
+
+    List<OverlayServer> all() {
+        List<OverlayServer> all = new ArrayList<>(plain);
+        all.addAll(gateways);
+        all.add(client);
+        return all;
+    }
+
+    /** Asks the nearest gateway (by anycast from the client node) to insert {@code url}. */
+    InsertReply insert(String url, boolean stale) throws Exception {
+        CompletableFuture<InsertReply> f = new CompletableFuture<>();
+        client.call(node -> {
+            clientApp[0].insert(url, Headers.EMPTY, stale, f::complete);
+            return null;
+        });
+        return f.get(30, TimeUnit.SECONDS);
+    }
+
+    /** Sends an insert request straight to gateway {@code index}. */
+    CompletableFuture<InsertReply> insertVia(int index, String url) {
+        CompletableFuture<InsertReply> f = new CompletableFuture<>();
+        client.call(node -> {
+            clientApp[0].insertVia(gateways.get(index).address(), url, Headers.EMPTY, f::complete);
+            return null;
+        });
+        return f;
+    }
+
+    /** Reads the nearest replica of {@code guid} from plain node {@code index}. */
+    LocateResult read(int index, Id guid) throws Exception {
+        CompletableFuture<LocateResult> f = new CompletableFuture<>();
+        plain.get(index).call(node -> {
+            node.read(guid, 16, f::complete);
+            return null;
+        });
+        return f.get(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() {
+        for (OverlayServer s : all()) {
+            s.close();
+        }
+        fetcher.close();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}
