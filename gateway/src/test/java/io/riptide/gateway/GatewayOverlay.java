@@ -105,6 +105,14 @@ final class GatewayOverlay implements AutoCloseable {
         return f;
     }
 
+    /** Pushes a signed publisher push from the client node to the nearest gateway. */
+    void pushFromClient(io.riptide.core.gateway.GatewayMessages.PublisherPush push, java.util.function.Consumer<InsertReply> done) {
+        client.call(node -> {
+            clientApp[0].push(push, done);
+            return null;
+        });
+    }
+
     /** Reads the nearest replica of {@code guid} from plain node {@code index}. */
     LocateResult read(int index, Id guid) throws Exception {
         CompletableFuture<LocateResult> f = new CompletableFuture<>();
