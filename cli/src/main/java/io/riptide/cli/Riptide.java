@@ -34,6 +34,8 @@ public final class Riptide implements Runnable {
         root.addSubcommand("keygen", new KeygenCommand());
         root.addSubcommand("node", new NodeCommand());
         root.addSubcommand("demo", new DemoCommand());
+        root.addSubcommand("gateway", new GatewayCommand());
+        root.addSubcommand("inspect", new InspectCommand());
         root.addSubcommand("help", new CommandLine.HelpCommand());
         return root;
     }

@@ -1,0 +1,104 @@
+package io.riptide.cli;
+
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.server.OverlayServer;
+import io.riptide.dolr.server.ServerSettings;
+import io.riptide.gateway.Gateway;
+import io.riptide.gateway.GatewayConfig;
+import io.riptide.gateway.origin.OriginFetcher;
+import io.riptide.gateway.origin.OriginFetcherConfig;
+import io.riptide.gateway.origin.OriginTls;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code riptide gateway --key FILE --port P --join HOST:PORT}: runs a provider's gateway on an overlay node. */
+@Command(name = "gateway", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a gateway: an overlay node that fetches web objects from their origins, signs them with",
+            "the provider's key and inserts them into the overlay, on request of cache managers and proxies.",
+            "Stop it with Ctrl-C or SIGTERM."})
+final class GatewayCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--key", paramLabel = "FILE", required = true,
+            description = {"The provider's key: objects are signed with it, and browser proxies trust its public part.",
+                "Created if the file is missing (riptide keygen makes one too)."})
+    private Path providerKey;
+
+    @Mixin
+    private OverlayOptions overlay;
+
+    @Option(names = "--node-key", paramLabel = "FILE",
+            description = "The node's own key, which fixes its node ID (default: a new key for this run only).")
+    private Path nodeKey;
+
+    @Option(names = "--publisher", paramLabel = "HOST=FILE",
+            description = "Accept publisher pushes for URLs on HOST signed by the key in FILE; repeatable (default: none).")
+    private Map<String, Path> publishers = Map.of();
+
+    @Option(names = "--max-object-mb", paramLabel = "MB", defaultValue = "8",
+            description = "Largest object inserted, in MiB (default: ${DEFAULT-VALUE}).")
+    private int maxObjectMb;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        NodeAddress listen = overlay.listen();
+        NodeAddress bootstrap = overlay.bootstrap();
+        if (maxObjectMb < 1 || maxObjectMb > 14) {
+            throw new ParameterException(spec.commandLine(), "--max-object-mb must be between 1 and 14, got " + maxObjectMb);
+        }
+        SigningKey provider = KeyFiles.loadOrCreate(providerKey, "--key", spec.commandLine(), out, "the provider's key");
+        SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
+                : KeyFiles.loadOrCreate(nodeKey, "--node-key", spec.commandLine(), out, "the node's ID");
+        GatewayConfig config = GatewayConfig.defaults();
+        for (Map.Entry<String, Path> p : publishers.entrySet()) {
+            config = config.withPublisher(p.getKey(), KeyFiles.load(p.getValue(), "--publisher", spec.commandLine()).publicKey());
+        }
+        config = new GatewayConfig(config.maxJobs(), config.leaseTtl(), config.recentResults(), maxObjectMb << 20,
+                config.monitorAfterStale(), config.staleWindow(), config.minMonitorInterval(), config.maxMonitorInterval(),
+                config.maxMonitors(), config.publishers(), config.pushClockSkew());
+
+        NioEventLoopGroup fetchGroup = new NioEventLoopGroup(2);
+        OriginFetcher fetcher = new OriginFetcher(fetchGroup, OriginFetcherConfig.defaults().withMaxBodyBytes(maxObjectMb << 20),
+                OriginTls.systemDefault(), Clock.systemUTC());
+        Gateway[] gateway = new Gateway[1];
+        GatewayConfig finalConfig = config;
+        OverlayServer server;
+        try {
+            server = OverlayServer.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {
+                gateway[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, finalConfig).apply(n);
+                return gateway[0];
+            }, DolrCodec.create()));
+        } catch (UncheckedIOException e) {
+            fetcher.close();
+            fetchGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            spec.commandLine().getErr().println("riptide gateway: " + e.getCause().getMessage());
+            return 1;
+        }
+        RunningNode.say(out, "provider key " + provider.publicKey() + " (proxies trust this)");
+        RunningNode.run("gateway", server, bootstrap, overlay.statusEvery(), out,
+                () -> String.format("origin fetches %d, inserts in progress %d, monitors %d",
+                        gateway[0].inserter().originFetches(), gateway[0].inserter().inProgress(), gateway[0].monitors().size()),
+                () -> {
+                    fetcher.close();
+                    fetchGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+                });
+        return 0;
+    }
+}

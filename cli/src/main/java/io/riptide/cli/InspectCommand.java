@@ -1,0 +1,171 @@
+package io.riptide.cli;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.gateway.GatewayMessages.InsertReply;
+import io.riptide.core.http.CachedResponse;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.Freshness;
+import io.riptide.core.http.Headers;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.Heartbeat;
+import io.riptide.core.object.ObjectCertificate;
+import io.riptide.core.object.ObjectFormatException;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.Verification;
+import io.riptide.core.object.VersionFloor;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.location.LocateResult;
+import io.riptide.dolr.server.OverlayServer;
+import io.riptide.dolr.server.ServerSettings;
+import io.riptide.gateway.client.GatewayClient;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code riptide inspect URL --join HOST:PORT --provider FILE}: what the overlay holds for a URL. */
+@Command(name = "inspect", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Joins the overlay briefly and prints what it holds for a URL: its GUID, the replica that",
+            "answered, the certified version, headers and freshness, the latest heartbeat, and whether it all verifies.",
+            "Exit codes: 0 found and verified, 3 not in the overlay, 4 found but failed verification, 1 other errors."})
+final class InspectCommand implements Callable<Integer> {
+    private static final int NOT_FOUND = 3;
+    private static final int UNVERIFIED = 4;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "URL", description = "The absolute http or https URL to look up.")
+    private String url;
+
+    @Option(names = "--join", paramLabel = "HOST:PORT", required = true, description = "A member of the overlay to join through.")
+    private String join;
+
+    @Option(names = "--provider", paramLabel = "FILE", required = true,
+            description = "The provider's key file (only its public part is used): objects are named and verified under it.")
+    private Path providerFile;
+
+    @Option(names = "--variant", paramLabel = "KEY", defaultValue = "",
+            description = "The variant key for responses that Vary, e.g. accept-encoding=gzip (default: none).")
+    private String variant;
+
+    @Option(names = "--insert", description = "Ask the nearest gateway to insert (or refresh) the URL first.")
+    private boolean insert;
+
+    @Option(names = "--host", paramLabel = "H", defaultValue = "127.0.0.1",
+            description = "Address this short-lived node listens on (default: ${DEFAULT-VALUE}).")
+    private String host;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        CanonicalUrl canonical;
+        try {
+            canonical = CanonicalUrl.of(url);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "URL: " + e.getMessage());
+        }
+        NodeAddress bootstrap;
+        try {
+            bootstrap = NodeAddress.parse(join);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--join: " + e.getMessage());
+        }
+        PublicKey provider = KeyFiles.load(providerFile, "--provider", spec.commandLine()).publicKey();
+        Id guid = ObjectNames.objectGuid(provider, canonical.value(), variant);
+        GatewayClient[] client = new GatewayClient[1];
+        try (OverlayServer node = OverlayServer.start(ServerSettings.of(io.riptide.core.crypto.SigningKey.generate(new SecureRandom()),
+                new NodeAddress(host, 0)).joining(bootstrap).withApplication(n -> {
+                    client[0] = new GatewayClient(n, provider, Duration.ofSeconds(30));
+                    return client[0];
+                }, DolrCodec.create()))) {
+            if (!node.awaitJoined(Duration.ofSeconds(20))) {
+                spec.commandLine().getErr().println("riptide inspect: could not join the overlay through " + bootstrap);
+                return 1;
+            }
+            line(out, "URL", url);
+            line(out, "canonical", canonical.value());
+            line(out, "GUID", guid.toHex());
+            if (insert) {
+                CompletableFuture<InsertReply> reply = new CompletableFuture<>();
+                node.call(n -> {
+                    client[0].insert(url, Headers.EMPTY, false, reply::complete);
+                    return null;
+                });
+                InsertReply r = reply.get(40, TimeUnit.SECONDS);
+                line(out, "insert", r.outcome() + " (version " + r.version() + "): " + r.reason());
+            }
+            CompletableFuture<LocateResult> read = new CompletableFuture<>();
+            node.call(n -> {
+                n.read(guid, n.config().defaultTtl(), read::complete);
+                return null;
+            });
+            LocateResult result = read.get(30, TimeUnit.SECONDS);
+            if (!result.found()) {
+                line(out, "replica", "none found (" + result.failure() + ")");
+                return NOT_FOUND;
+            }
+            line(out, "replica", result.replica() + ", " + result.hops() + " hops, "
+                    + String.format("%.1f ms", result.elapsedNanos() / 1e6));
+            return describe(out, guid, provider, result.data());
+        }
+    }
+
+    private int describe(PrintWriter out, Id guid, PublicKey provider, byte[] data) {
+        CachedCopy copy;
+        try {
+            copy = CachedCopy.fromBytes(data, 64 << 20);
+        } catch (ObjectFormatException e) {
+            line(out, "verified", "NO: " + e.getMessage());
+            return UNVERIFIED;
+        }
+        ObjectCertificate c = copy.object().certificate();
+        line(out, "version", Long.toString(c.version()));
+        line(out, "status", c.statusCode() + " " + c.reasonPhrase());
+        for (Headers.Field f : c.headers().fields()) {
+            line(out, "header", f.name() + ": " + f.value());
+        }
+        line(out, "body", copy.object().response().bodyLength() + " bytes, SHA-256 " + HexFormat.of().formatHex(c.bodyDigest()));
+        line(out, "fetched", Instant.ofEpochMilli(c.responseTimeMillis()).toString());
+        Instant now = Instant.now();
+        Freshness freshness = new Freshness();
+        CachedResponse cached = new CachedResponse(c.statusCode(), c.headers(), Instant.ofEpochMilli(c.requestTimeMillis()),
+                Instant.ofEpochMilli(c.responseTimeMillis()));
+        long age = freshness.currentAge(cached, now).getSeconds();
+        long lifetime = c.freshnessLifetimeSeconds();
+        line(out, "freshness", "lifetime " + lifetime + " s, age " + age + " s: "
+                + (age < lifetime ? "fresh (" + (lifetime - age) + " s left)" : "stale by " + (age - lifetime) + " s"));
+        ObjectVerifier verifier = new ObjectVerifier(Set.of(provider), new VersionFloor(16), 64 << 20);
+        Verification v = verifier.verify(copy.object(), guid);
+        if (copy.heartbeat().isPresent()) {
+            Heartbeat h = copy.heartbeat().get();
+            Verification hv = verifier.verifyHeartbeat(h, c);
+            long since = (now.toEpochMilli() - h.issuedAtMillis()) / 1000;
+            line(out, "heartbeat", "version " + h.version() + " current at " + Instant.ofEpochMilli(h.issuedAtMillis())
+                    + " (" + since + " s ago): " + (hv.ok() ? "valid" : "INVALID: " + hv.message()));
+        } else {
+            line(out, "heartbeat", "none");
+        }
+        line(out, "verified", v.ok() ? "yes (provider, signature, body digest, GUID, version)" : "NO: " + v.message());
+        return v.ok() ? 0 : UNVERIFIED;
+    }
+
+    private static void line(PrintWriter out, String label, String value) {
+        RunningNode.say(out, String.format("%-10s %s", label, value));
+    }
+}

@@ -1,0 +1,102 @@
+package io.riptide.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.server.OverlayServer;
+import io.riptide.dolr.server.ServerSettings;
+import io.riptide.gateway.Gateway;
+import io.riptide.gateway.GatewayConfig;
+import io.riptide.gateway.origin.OriginFetcher;
+import io.riptide.gateway.origin.OriginFetcherConfig;
+import io.riptide.gateway.origin.OriginTls;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code riptide gateway} and {@code riptide inspect}: their help, their usage errors, and inspect against a live gateway. */
+class GatewayAndInspectCommandTest {
+    @TempDir
+    Path dir;
+
+    private final CliRun cli = new CliRun();
+
+    @Test
+    void helpExplainsTheOptions() {
+        assertEquals(0, cli.run("gateway", "--help"));
+        for (String expected : new String[] {"--key", "provider", "--port", "--join", "--publisher", "HOST=FILE", "--max-object-mb",
+            "default: 8"}) {
+            assertTrue(cli.out().contains(expected), "gateway help mentions " + expected + ":\n" + cli.out());
+        }
+        assertEquals(0, cli.run("inspect", "--help"));
+        for (String expected : new String[] {"URL", "--join", "--provider", "--insert", "--variant", "Exit codes"}) {
+            assertTrue(cli.out().contains(expected), "inspect help mentions " + expected);
+        }
+    }
+
+    @Test
+    void usageErrorsSayWhatIsWrong() throws Exception {
+        SigningKey.generate(new SecureRandom()).save(dir.resolve("p.key"));
+        assertEquals(2, cli.run("inspect", "ftp://example.org/x", "--join", "127.0.0.1:1", "--provider", dir.resolve("p.key").toString()));
+        assertTrue(cli.err().contains("URL: "), cli.err());
+        assertEquals(2, cli.run("inspect", "http://example.org/", "--join", "nowhere", "--provider", dir.resolve("p.key").toString()));
+        assertTrue(cli.err().contains("--join: expected HOST:PORT, got 'nowhere'"), cli.err());
+        assertEquals(2, cli.run("gateway", "--key", dir.resolve("g.key").toString(), "--port", "0", "--max-object-mb", "99"));
+        assertTrue(cli.err().contains("--max-object-mb must be between 1 and 14, got 99"), cli.err());
+    }
+
+    @Test
+    void inspectInsertsThroughTheGatewayAndShowsTheVerifiedObject() throws Exception {
+        HttpServer origin = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        origin.createContext("/page", exchange -> {
+            byte[] body = "inspect me".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Cache-Control", "max-age=300");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        origin.start();
+        SigningKey provider = SigningKey.generate(new SecureRandom());
+        provider.save(dir.resolve("provider.key"));
+        NioEventLoopGroup group = new NioEventLoopGroup(2);
+        OriginFetcher fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults(), OriginTls.systemDefault(), Clock.systemUTC());
+        try (OverlayServer node = OverlayServer.start(ServerSettings.of(SigningKey.generate(new SecureRandom()),
+                new NodeAddress("127.0.0.1", 0)), group);
+             OverlayServer gateway = OverlayServer.start(ServerSettings.of(SigningKey.generate(new SecureRandom()),
+                     new NodeAddress("127.0.0.1", 0)).joining(node.address())
+                     .withApplication(Gateway.factory(provider, fetcher::fetch, GatewayConfig.defaults()), DolrCodec.create()), group)) {
+            assertTrue(gateway.awaitJoined(Duration.ofSeconds(20)));
+            Thread.sleep(500); // the gateway offers its service once joined
+            String url = "http://127.0.0.1:" + origin.getAddress().getPort() + "/page";
+            String join = node.address().toString();
+            String key = dir.resolve("provider.key").toString();
+            assertEquals(0, cli.run("inspect", url, "--join", join, "--provider", key, "--insert"), cli.err());
+            String text = cli.out();
+            assertTrue(text.contains("insert     INSERTED (version 1)"), text);
+            assertTrue(text.contains("version    1"), text);
+            assertTrue(text.toLowerCase().contains("header     cache-control: max-age=300"), text);
+            assertTrue(text.contains("body       10 bytes"), text);
+            assertTrue(text.contains("freshness  lifetime 300 s"), text);
+            assertTrue(text.contains("verified   yes"), text);
+
+            CliRun missing = new CliRun();
+            assertEquals(3, missing.run("inspect", url + "?other", "--join", join, "--provider", key), missing.err());
+            assertTrue(missing.out().contains("replica    none found (NOT_FOUND)"), missing.out());
+        } finally {
+            fetcher.close();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            origin.stop(0);
+        }
+    }
+}
