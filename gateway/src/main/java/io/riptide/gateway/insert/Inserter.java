@@ -250,12 +250,23 @@ public final class Inserter {
         long lifetime = freshness.lifetime(cached).duration().getSeconds();
         StoredResponse content = new StoredResponse(response.status(), response.reason(), stored, response.body());
         resolveCurrent(guid, copy -> {
-            if (copy != null && sameContent(copy, content)) {
-                confirm(job, copy, lifetime);
-            } else {
-                long version = copy == null ? 1 : copy.object().certificate().version() + 1;
-                signAndStore(job, job.url.value(), variant, guid, version, content, response.requestTimeMillis(),
+            if (copy == null) {
+                signAndStore(job, job.url.value(), variant, guid, 1, content, response.requestTimeMillis(),
                         response.responseTimeMillis(), lifetime);
+                return;
+            }
+            // Hashing a large body is CPU work: it goes to the crypto stage, not the node's loop.
+            boolean queued = env.submit(ServerSettings.CRYPTO_STAGE, () -> sameContent(copy, content), (same, hashFailure) -> {
+                if (hashFailure == null && same) {
+                    confirm(job, copy, lifetime);
+                } else {
+                    signAndStore(job, job.url.value(), variant, guid, copy.object().certificate().version() + 1, content,
+                            response.requestTimeMillis(), response.responseTimeMillis(), lifetime);
+                }
+            });
+            if (!queued) {
+                finish(job, guid, copy.object().certificate().version(), Outcome.OVERLOADED,
+                        "gateway busy: the signing stage is full", lifetime);
             }
         });
     }
