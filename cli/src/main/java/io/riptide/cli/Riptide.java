@@ -36,6 +36,8 @@ public final class Riptide implements Runnable {
         root.addSubcommand("demo", new DemoCommand());
         root.addSubcommand("gateway", new GatewayCommand());
         root.addSubcommand("inspect", new InspectCommand());
+        root.addSubcommand("bench", new CommandLine(new BenchCommand())
+                .addSubcommand("insert", new BenchCommand.Insert(stderrIsTerminal)));
         root.addSubcommand("help", new CommandLine.HelpCommand());
         return root;
     }
