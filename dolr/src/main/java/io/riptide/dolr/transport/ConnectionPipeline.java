@@ -1,5 +1,7 @@
 package io.riptide.dolr.transport;
 
+import io.riptide.core.net.ByteCounter;
+import io.riptide.core.net.IdleCloser;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -31,7 +33,7 @@ final class ConnectionPipeline {
     private final SecureRandom random;
     private final PeerLinks links;
     private final Supplier<NodeAddress> advertised;
-    private final TrafficCounter traffic;
+    private final ByteCounter traffic;
     private final ErrorGuard guard;
 
     ConnectionPipeline(SigningKey key, MessageCodec nodeCodec, MessageHandler handler, Executor nodeLoop,
@@ -46,7 +48,7 @@ final class ConnectionPipeline {
         this.random = random;
         this.links = links;
         this.advertised = advertised;
-        this.traffic = new TrafficCounter(counters);
+        this.traffic = new ByteCounter(counters::bytesIn, counters::bytesOut);
         this.guard = new ErrorGuard(counters);
     }
 

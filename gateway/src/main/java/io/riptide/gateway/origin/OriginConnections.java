@@ -1,5 +1,7 @@
 package io.riptide.gateway.origin;
 
+import io.riptide.core.net.ByteCounter;
+import io.riptide.core.net.IdleCloser;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.pool.ChannelPoolHandler;
@@ -21,7 +23,7 @@ final class OriginConnections implements ChannelPoolHandler {
     private final OriginFetcherConfig config;
     private final OriginTls tls;
     private final FetchCounters counters;
-    private final TrafficCounter traffic;
+    private final ByteCounter traffic;
     private final ErrorGuard guard = new ErrorGuard();
 
     OriginConnections(OriginKey key, OriginFetcherConfig config, OriginTls tls, FetchCounters counters) {
@@ -29,7 +31,7 @@ final class OriginConnections implements ChannelPoolHandler {
         this.config = config;
         this.tls = tls;
         this.counters = counters;
-        this.traffic = new TrafficCounter(counters);
+        this.traffic = new ByteCounter(counters::bytesReceived, n -> { });
     }
 
     @Override
