@@ -3,6 +3,7 @@ package io.riptide.dolr;
 import io.riptide.core.gateway.GatewayMessages;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.dolr.bloom.BloomMessages;
+import io.riptide.dolr.client.ClientMessages;
 import io.riptide.dolr.lease.LeaseMessages;
 import io.riptide.dolr.location.LocationMessages;
 import io.riptide.dolr.membership.MembershipMessages;
@@ -30,6 +31,7 @@ public final class DolrCodec {
         BloomMessages.register(codec);
         PlacementMessages.register(codec);
         LeaseMessages.register(codec);
+        ClientMessages.register(codec);
         GatewayMessages.register(codec);
         return codec;
     }

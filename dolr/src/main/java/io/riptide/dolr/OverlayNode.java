@@ -9,6 +9,9 @@ import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.bloom.BloomMessages.BloomAd;
 import io.riptide.dolr.bloom.BloomMessages.BloomPull;
 import io.riptide.dolr.bloom.LocalArea;
+import io.riptide.dolr.client.AccessPoint;
+import io.riptide.dolr.client.ClientMessages.ClientAnycast;
+import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.location.Location;
 import io.riptide.dolr.location.LocationMessages.Found;
@@ -82,6 +85,7 @@ public final class OverlayNode implements MessageHandler {
     private final Location location;
     private final Placement placement;
     private final Leases leases;
+    private final AccessPoint access;
     // Service GUIDs this node provides: located like replicas, never evicted.
     private final Set<Id> services = new LinkedHashSet<>();
     private long malformed;
@@ -150,6 +154,7 @@ public final class OverlayNode implements MessageHandler {
         forwarder.handle(Place.class, placement);
         this.leases = new Leases(env, forwarder, 100_000, config.locateDeadline());
         forwarder.handle(Claim.class, leases);
+        this.access = new AccessPoint(this, 10_000);
         this.app = appFactory.apply(this);
         forwarder.fallback(new RouteHandler() {
             @Override
@@ -331,6 +336,10 @@ public final class OverlayNode implements MessageHandler {
             membership.onRowReply(from, reply);
         } else if (m instanceof Found found) {
             location.onFound(from, found);
+        } else if (m instanceof ClientRead read) {
+            access.onRead(from, read);
+        } else if (m instanceof ClientAnycast anycast) {
+            access.onAnycast(anycast);
         } else if (m instanceof ReplicaRead read) {
             location.onReplicaRead(from, read);
         } else if (m instanceof ClaimReply reply) {

@@ -1,0 +1,167 @@
+package io.riptide.dolr.client;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.runtime.MessageHandler;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.runtime.PendingRequests;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.client.ClientMessages.ClientAnycast;
+import io.riptide.dolr.client.ClientMessages.ClientRead;
+import io.riptide.dolr.client.ClientMessages.ClientReadReply;
+import io.riptide.dolr.location.LocationMessages.FailureReason;
+import io.riptide.dolr.membership.MembershipMessages.Ping;
+import io.riptide.dolr.membership.MembershipMessages.Pong;
+import io.riptide.dolr.membership.MembershipMessages.RowReply;
+import io.riptide.dolr.membership.MembershipMessages.RowRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A client's view of the overlay: the nearest few nodes it sends its requests through. It starts from
+ * configured seeds, measures their RTT, asks the nearest for its local neighbours to find nearer
+ * ones, and keeps re-measuring; an access node that lets a request time out is dropped at once and
+ * the next nearest takes over. The client never joins, so it never churns anyone's routing state.
+ */
+public final class AccessNodes implements MessageHandler {
+    /** An access node and its measured round-trip time. */
+    public record Access(NodeHandle node, long rttNanos) {
+    }
+
+    private final Env env;
+    private final List<NodeAddress> seeds;
+    private final int keep;
+    private final Duration probeEvery;
+    private final Duration deadline;
+    private final PendingRequests<ClientReadReply> reads;
+    private final Map<Long, Probe> probes = new HashMap<>();
+    private final Map<Id, Access> known = new LinkedHashMap<>();
+    private long nextNonce;
+
+    private record Probe(NodeAddress to, long sentAt) {
+    }
+
+    /**
+     * @param keep       how many of the nearest nodes to use (requests go to the nearest; the rest stand by)
+     * @param probeEvery how often seeds and access nodes are measured again
+     * @param deadline   how long a read may take before it fails and its access node is dropped
+     */
+    public AccessNodes(Env env, List<NodeAddress> seeds, int keep, Duration probeEvery, Duration deadline) {
+        this.env = env;
+        this.seeds = List.copyOf(seeds);
+        this.keep = keep;
+        this.probeEvery = probeEvery;
+        this.deadline = deadline;
+        this.reads = new PendingRequests<>(env);
+    }
+
+    /** Measures the seeds now and then every probe period. */
+    public void start() {
+        refresh();
+        env.periodic(probeEvery, this::refresh);
+    }
+
+    private void refresh() {
+        for (NodeAddress seed : seeds) {
+            ping(seed);
+        }
+        for (Access a : active()) {
+            ping(a.node().address());
+        }
+        List<Access> nearest = active();
+        if (!nearest.isEmpty()) {
+            explore(nearest.get(0).node());
+        }
+        long now = env.nowNanos();
+        probes.values().removeIf(p -> now - p.sentAt() > probeEvery.toNanos());
+    }
+
+    /**
+     * Asks {@code node} for its local neighbours (nearer nodes, if it is near) and its first routing
+     * row (nodes all over the network, some of them maybe nearer still): candidates to measure.
+     */
+    private void explore(NodeHandle node) {
+        env.send(node.address(), new RowRequest(-1));
+        env.send(node.address(), new RowRequest(0));
+    }
+
+    private void ping(NodeAddress to) {
+        long nonce = ++nextNonce;
+        probes.put(nonce, new Probe(to, env.nowNanos()));
+        env.send(to, new Ping(nonce, false));
+    }
+
+    /** The access nodes in use, nearest first. */
+    public List<Access> active() {
+        List<Access> all = new ArrayList<>(known.values());
+        all.sort(Comparator.comparingLong(Access::rttNanos));
+        return all.size() > keep ? new ArrayList<>(all.subList(0, keep)) : all;
+    }
+
+    @Override
+    public void onMessage(NodeHandle from, WireMessage message) {
+        if (message instanceof Pong pong) {
+            Probe p = probes.remove(pong.nonce());
+            if (p != null) {
+                List<Access> before = active();
+                known.put(from.id(), new Access(from, env.nowNanos() - p.sentAt()));
+                trim();
+                List<Access> after = active();
+                if (before.isEmpty() || !before.get(0).node().equals(after.get(0).node())) {
+                    explore(after.get(0).node()); // a new nearest node: look around it
+                }
+            }
+        } else if (message instanceof RowReply reply && reply.row() <= 0) {
+            for (NodeHandle h : reply.entries()) {
+                if (!known.containsKey(h.id())) {
+                    ping(h.address());
+                }
+            }
+        } else if (message instanceof ClientReadReply reply) {
+            reads.complete(reply.requestId(), reply);
+        }
+    }
+
+    private void trim() {
+        // Keep a few more than are used, so a failure has someone to fall back on without waiting.
+        if (known.size() > 4 * keep) {
+            List<Access> all = new ArrayList<>(known.values());
+            all.sort(Comparator.comparingLong(Access::rttNanos));
+            known.clear();
+            for (Access a : all.subList(0, 4 * keep)) {
+                known.put(a.node().id(), a);
+            }
+        }
+    }
+
+    /** Reads the nearest replica of {@code guid} through the nearest access node. */
+    public void read(Id guid, int ttl, Consumer<ClientReadReply> done) {
+        List<Access> nearest = active();
+        if (nearest.isEmpty()) {
+            done.accept(new ClientReadReply(0, guid, FailureReason.TIMEOUT, 0, new byte[0]));
+            return;
+        }
+        NodeHandle via = nearest.get(0).node();
+        long[] id = new long[1];
+        id[0] = reads.add(deadline, done, () -> {
+            known.remove(via.id()); // it let us down: the next nearest takes over; a later probe may bring it back
+            return new ClientReadReply(id[0], guid, FailureReason.TIMEOUT, 0, new byte[0]);
+        });
+        env.send(via.address(), new ClientRead(id[0], guid, ttl));
+    }
+
+    /** Sends {@code payload} to the nearest provider of {@code service}, through the nearest access node. */
+    public void anycast(Id service, WireMessage payload, int ttl) {
+        List<Access> nearest = active();
+        if (!nearest.isEmpty()) {
+            env.send(nearest.get(0).node().address(), new ClientAnycast(service, ttl, payload));
+        }
+    }
+}

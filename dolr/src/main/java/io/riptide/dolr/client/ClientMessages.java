@@ -1,0 +1,53 @@
+package io.riptide.dolr.client;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireException;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.location.LocationMessages;
+import io.riptide.dolr.location.LocationMessages.FailureReason;
+
+/**
+ * What an overlay client (a browser proxy, which does not route) asks of its access nodes, and
+ * their answers: reads of objects, and fire-and-forget anycasts (hints, insert requests).
+ */
+public final class ClientMessages {
+    private ClientMessages() {
+    }
+
+    /** Read the nearest replica of {@code guid} within {@code ttl} hops, on my behalf. */
+    public record ClientRead(long requestId, Id guid, int ttl) implements WireMessage {
+    }
+
+    /** The answer to a {@link ClientRead}: the replica's bytes, or why there are none ({@code failure} null when found). */
+    public record ClientReadReply(long requestId, Id guid, FailureReason failure, int hops, byte[] data) implements WireMessage {
+        public boolean found() {
+            return failure == null;
+        }
+    }
+
+    /** Anycast {@code payload} to the nearest provider of {@code service} on my behalf; no answer is expected. */
+    public record ClientAnycast(Id service, int ttl, WireMessage payload) implements WireMessage {
+    }
+
+    /** Registers these messages in {@code codec} (tags 80–89). */
+    public static void register(MessageCodec codec) {
+        codec.register(80, ClientRead.class, (m, out) -> out.i64(m.requestId()).id(m.guid()).u16(m.ttl()),
+                in -> new ClientRead(in.i64(), in.id(), in.u16()));
+        codec.register(81, ClientReadReply.class,
+                (m, out) -> out.i64(m.requestId()).id(m.guid()).u8(m.failure() == null ? 0 : m.failure().ordinal() + 1)
+                        .u16(Math.max(0, m.hops())).bytes(m.data()),
+                in -> {
+                    long id = in.i64();
+                    Id guid = in.id();
+                    int f = in.u8();
+                    if (f > FailureReason.values().length) {
+                        throw new WireException("unknown failure " + f);
+                    }
+                    return new ClientReadReply(id, guid, f == 0 ? null : FailureReason.values()[f - 1], in.u16(),
+                            in.bytes(LocationMessages.MAX_READ_BYTES));
+                });
+        codec.register(82, ClientAnycast.class, (m, out) -> out.id(m.service()).u16(m.ttl()).message(codec, m.payload()),
+                in -> new ClientAnycast(in.id(), in.u16(), in.message(codec)));
+    }
+}

@@ -1,0 +1,103 @@
+package io.riptide.dolr.client;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.runtime.real.RealEnv;
+import io.riptide.core.stage.Stages;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.client.ClientMessages.ClientReadReply;
+import io.riptide.dolr.transport.TcpTransport;
+import io.riptide.dolr.transport.TransportConfig;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real overlay client: {@link AccessNodes} on its own event loop over the TCP transport, with a
+ * thread-safe face for the browser proxy's threads. Proves its key on every connection like a node,
+ * but never joins.
+ */
+public final class OverlayClient implements AutoCloseable {
+    private final EventLoopGroup group;
+    private final boolean ownsGroup;
+    private final EventLoop loop;
+    private final TcpTransport transport;
+    private final AccessNodes access;
+    private final Stages stages = Stages.start();
+
+    private OverlayClient(SigningKey key, NodeAddress listen, List<NodeAddress> seeds, EventLoopGroup group, boolean ownsGroup,
+                          Duration deadline) {
+        this.group = group;
+        this.ownsGroup = ownsGroup;
+        this.loop = group.next();
+        AccessNodes[] holder = new AccessNodes[1];
+        this.transport = new TcpTransport(key, listen, DolrCodec.create(), (from, m) -> holder[0].onMessage(from, m), loop, group,
+                TransportConfig.defaults());
+        RealEnv env = new RealEnv(loop, transport.self(), transport, stages, new SplittableRandom(new SecureRandom().nextLong()));
+        this.access = new AccessNodes(env, seeds, 3, Duration.ofSeconds(30), deadline);
+        holder[0] = access;
+        loop.execute(access::start);
+    }
+
+    /** A client with its own event loop, reading through the nearest of the nodes reachable from {@code seeds}. */
+    public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Duration readDeadline) {
+        return new OverlayClient(key, new NodeAddress("127.0.0.1", 0), seeds, new NioEventLoopGroup(1), true, readDeadline);
+    }
+
+    /** A client on one loop of {@code shared}, which the caller owns. */
+    public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Duration readDeadline, EventLoopGroup shared) {
+        return new OverlayClient(key, new NodeAddress("127.0.0.1", 0), seeds, shared, false, readDeadline);
+    }
+
+    /** Reads the nearest replica of {@code guid}; completes on the client's loop. */
+    public CompletableFuture<ClientReadReply> read(Id guid, int ttl) {
+        CompletableFuture<ClientReadReply> f = new CompletableFuture<>();
+        loop.execute(() -> access.read(guid, ttl, f::complete));
+        return f;
+    }
+
+    /** Anycasts {@code payload} to the nearest provider of {@code service}; no answer. */
+    public void anycast(Id service, WireMessage payload, int ttl) {
+        loop.execute(() -> access.anycast(service, payload, ttl));
+    }
+
+    /** The access nodes in use, nearest first. */
+    public CompletableFuture<List<AccessNodes.Access>> accessNodes() {
+        CompletableFuture<List<AccessNodes.Access>> f = new CompletableFuture<>();
+        loop.execute(() -> f.complete(access.active()));
+        return f;
+    }
+
+    /** Waits until at least one access node answered, up to {@code timeout}. */
+    public boolean awaitAttached(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            try {
+                if (!accessNodes().get(1, TimeUnit.SECONDS).isEmpty()) {
+                    return true;
+                }
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+        stages.close();
+        if (ownsGroup) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+}
