@@ -1,6 +1,7 @@
 package io.riptide.dolr;
 
 import io.riptide.core.gateway.GatewayMessages;
+import io.riptide.core.hint.HintMessages;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.dolr.bloom.BloomMessages;
 import io.riptide.dolr.client.ClientMessages;
@@ -33,6 +34,7 @@ public final class DolrCodec {
         LeaseMessages.register(codec);
         ClientMessages.register(codec);
         GatewayMessages.register(codec);
+        HintMessages.register(codec);
         return codec;
     }
 }
