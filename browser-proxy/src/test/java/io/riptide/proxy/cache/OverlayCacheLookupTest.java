@@ -1,0 +1,146 @@
+package io.riptide.proxy.cache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.Headers;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.ObjectCertificate;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.StoredResponse;
+import io.riptide.core.object.WebObject;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.client.OverlayClient;
+import io.riptide.dolr.server.OverlayServer;
+import io.riptide.dolr.server.ServerSettings;
+import io.riptide.gateway.Gateway;
+import io.riptide.gateway.GatewayConfig;
+import io.riptide.gateway.origin.OriginFetcher;
+import io.riptide.gateway.origin.OriginFetcherConfig;
+import io.riptide.gateway.origin.OriginTls;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The proxy's cache over a real overlay on loopback: a miss hints the gateway, then hits verify; tampering is refused. */
+class OverlayCacheLookupTest {
+    private static final DolrConfig FAST = DolrConfig.defaults().withMaintenance(Duration.ofMillis(500), Duration.ofSeconds(2),
+            Duration.ofSeconds(3), Duration.ofSeconds(2));
+    private static final SigningKey PROVIDER = SigningKey.generate(new SecureRandom());
+    private static final AtomicInteger ORIGIN_HITS = new AtomicInteger();
+    private static NioEventLoopGroup group;
+    private static OriginFetcher fetcher;
+    private static HttpServer origin;
+    private static final List<OverlayServer> NODES = new ArrayList<>();
+    private static OverlayClient client;
+    private static OverlayCacheLookup cache;
+
+    @BeforeAll
+    static void start() throws Exception {
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+        origin = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        origin.createContext("/", exchange -> {
+            ORIGIN_HITS.incrementAndGet();
+            byte[] body = ("page " + exchange.getRequestURI().getPath()).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Cache-Control", "max-age=600");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        origin.start();
+        group = new NioEventLoopGroup(4);
+        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults(), OriginTls.systemDefault(), Clock.systemUTC());
+        OverlayServer first = OverlayServer.start(settings(null), group);
+        first.awaitJoined(Duration.ofSeconds(10));
+        NODES.add(first);
+        for (int i = 0; i < 3; i++) {
+            NODES.add(OverlayServer.start(settings(first.address()), group));
+        }
+        NODES.add(OverlayServer.start(settings(first.address())
+                .withApplication(Gateway.factory(PROVIDER, fetcher::fetch, GatewayConfig.defaults()), DolrCodec.create()), group));
+        for (OverlayServer s : NODES) {
+            assertTrue(s.awaitJoined(Duration.ofSeconds(20)));
+        }
+        Thread.sleep(1500);
+        client = OverlayClient.start(SigningKey.generate(new SecureRandom()), List.of(first.address()), Duration.ofSeconds(3), group);
+        assertTrue(client.awaitAttached(Duration.ofSeconds(10)));
+        cache = new OverlayCacheLookup(client, PROVIDER.publicKey(), OverlayCacheConfig.defaults(), Clock.systemUTC());
+    }
+
+    private static ServerSettings settings(NodeAddress join) {
+        return ServerSettings.of(SigningKey.generate(new SecureRandom()), new NodeAddress("127.0.0.1", 0)).joining(join).withDolr(FAST);
+    }
+
+    @AfterAll
+    static void stop() {
+        cache.close();
+        client.close();
+        NODES.forEach(OverlayServer::close);
+        fetcher.close();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        origin.stop(0);
+    }
+
+    private static ProxyRequest get(String path, String... headers) {
+        return new ProxyRequest("GET", URI.create("http://127.0.0.1:" + origin.getAddress().getPort() + path), Headers.of(headers));
+    }
+
+    @Test
+    void aMissHintsTheGatewayAndTheNextRequestIsAVerifiedHit() throws Exception {
+        ProxyRequest request = get("/article");
+        LookupResult first = cache.lookup(request).get(10, TimeUnit.SECONDS);
+        assertFalse(first.hit());
+        assertEquals("fwd=miss; detail=not-found", first.missStatus());
+        cache.onOriginResponse(request, 200, 1_000_000, false);
+        LookupResult later = first;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!later.hit() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            later = cache.lookup(request).get(10, TimeUnit.SECONDS);
+        }
+        assertTrue(later.hit(), "the gateway inserted the URL after the hint");
+        assertEquals(200, later.status());
+        assertArrayEquals("page /article".getBytes(StandardCharsets.UTF_8), later.body());
+        assertEquals("riptide; hit", later.headers().first("Cache-Status").orElseThrow());
+        assertTrue(Long.parseLong(later.headers().first("Age").orElseThrow()) < 5);
+        assertEquals("fwd=request", cache.lookup(get("/article", "Cache-Control", "no-cache")).get(10, TimeUnit.SECONDS).missStatus());
+    }
+
+    @Test
+    void aTamperedReplicaIsRefusedAndCounted() throws Exception {
+        ProxyRequest request = get("/tampered");
+        String url = CanonicalUrl.of(request.url().toString()).value();
+        StoredResponse genuine = new StoredResponse(200, "OK", Headers.of("Cache-Control", "max-age=600"),
+                "genuine".getBytes(StandardCharsets.UTF_8));
+        long now = System.currentTimeMillis();
+        ObjectCertificate cert = ObjectCertificate.sign(PROVIDER, url, "", 1, genuine, now, now, 600);
+        byte[] forgedBody = "forged!".getBytes(StandardCharsets.UTF_8);
+        byte[] tampered = new CachedCopy(new WebObject(cert, new StoredResponse(200, "OK", genuine.headers(), forgedBody)),
+                java.util.Optional.empty()).toBytes();
+        NODES.get(2).call(n -> n.storeReplica(ObjectNames.objectGuid(PROVIDER.publicKey(), url, ""), tampered)).get(5, TimeUnit.SECONDS);
+        Thread.sleep(500);
+        long before = cache.rejected();
+        LookupResult r = cache.lookup(request).get(10, TimeUnit.SECONDS);
+        assertFalse(r.hit(), "a replica whose body does not match its certificate is never served");
+        assertEquals("fwd=miss; detail=invalid-replica", r.missStatus());
+        assertEquals(before + 1, cache.rejected());
+    }
+}
