@@ -1,2 +1,12 @@
-/** The browser-proxy agent; built by its own issue on top of the overlay (see the issue tracker). */
+/**
+ * The browser-proxy agent: an HTTP/1.1 forward proxy ({@link io.riptide.proxy.ProxyServer}) that answers
+ * cacheable requests through a {@link io.riptide.proxy.cache.CacheLookup} and everything else from the origin.
+ *
+ * <p>Decisions worth knowing: each browser connection's requests are handled one at a time, so pipelined
+ * responses go out in order without buffering any body (browsers open several connections instead);
+ * an exchange and its origin connection share one event loop (pools are per loop), so streaming and
+ * backpressure need no locks or hand-offs; {@code https://} in absolute form is refused with 400 (browsers
+ * use CONNECT, which is tunnelled untouched); CONNECT reaches ports 443 and 8443 unless configured otherwise;
+ * {@code Expect: 100-continue} is not forwarded (the origin is never asked for 100 Continue).
+ */
 package io.riptide.proxy;

@@ -1,0 +1,145 @@
+package io.riptide.proxy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * How the browser proxy listens, limits what it accepts, talks to origins and decides what to look up.
+ *
+ * @param host the address to listen on (loopback by default: the proxy serves this machine's browser)
+ * @param port the port to listen on; 0 picks a free one
+ * @param passThrough never look anything up: every request goes to its origin (measures the proxy's own overhead)
+ * @param maxRequestLineBytes the longest request line accepted (longer: 414)
+ * @param maxHeaderBytes the most header bytes accepted (more: 431)
+ * @param maxRequestBodyBytes the largest request body forwarded (larger: 413)
+ * @param connectTimeout how long to wait for a connection to an origin or tunnel target (then 504)
+ * @param responseTimeout how long to wait for an origin's response head once the request is sent (then 504)
+ * @param idleTimeout how long a connection, browser-side or origin-side, may carry no traffic before it is closed
+ * @param upstreamConnectionsPerOrigin keep-alive connections per origin per event loop
+ * @param via the pseudonym this proxy adds to {@code Via} and names itself by in {@code Cache-Status}
+ * @param maxConcurrentLookups cache lookups in flight at once; beyond it requests go straight to the origin
+ * @param cookiesBypass whether a request with a {@code Cookie} skips the cache
+ * @param tunnelPorts the ports CONNECT may reach; empty allows every port
+ * @param accessNodes the overlay access nodes in use, for the status page
+ */
+public record ProxyConfig(
+        String host,
+        int port,
+        boolean passThrough,
+        int maxRequestLineBytes,
+        int maxHeaderBytes,
+        long maxRequestBodyBytes,
+        Duration connectTimeout,
+        Duration responseTimeout,
+        Duration idleTimeout,
+        int upstreamConnectionsPerOrigin,
+        String via,
+        int maxConcurrentLookups,
+        boolean cookiesBypass,
+        Set<Integer> tunnelPorts,
+        Supplier<List<String>> accessNodes) {
+
+    public ProxyConfig {
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("the proxy needs a host to listen on");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is out of range");
+        }
+        if (maxRequestLineBytes <= 0 || maxHeaderBytes <= 0 || maxRequestBodyBytes < 0) {
+            throw new IllegalArgumentException("size limits must be positive");
+        }
+        if (upstreamConnectionsPerOrigin <= 0 || maxConcurrentLookups < 0) {
+            throw new IllegalArgumentException("connection and lookup bounds must be positive");
+        }
+        if (via == null || !via.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("the Via pseudonym must be a token, not " + via);
+        }
+        tunnelPorts = Set.copyOf(tunnelPorts);
+        if (accessNodes == null) {
+            accessNodes = List::of;
+        }
+    }
+
+    /** The defaults: 127.0.0.1:3128, caching, CONNECT to 443 and 8443 only. */
+    public static ProxyConfig defaults() {
+        return builder().build();
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.host = host;
+        b.port = port;
+        b.passThrough = passThrough;
+        b.maxRequestLineBytes = maxRequestLineBytes;
+        b.maxHeaderBytes = maxHeaderBytes;
+        b.maxRequestBodyBytes = maxRequestBodyBytes;
+        b.connectTimeout = connectTimeout;
+        b.responseTimeout = responseTimeout;
+        b.idleTimeout = idleTimeout;
+        b.upstreamConnectionsPerOrigin = upstreamConnectionsPerOrigin;
+        b.via = via;
+        b.maxConcurrentLookups = maxConcurrentLookups;
+        b.cookiesBypass = cookiesBypass;
+        b.tunnelPorts = tunnelPorts;
+        b.accessNodes = accessNodes;
+        return b;
+    }
+
+    /** Whether CONNECT may open a tunnel to {@code targetPort}. */
+    public boolean tunnelAllowed(int targetPort) {
+        return tunnelPorts.isEmpty() || tunnelPorts.contains(targetPort);
+    }
+
+    /** Builds a {@link ProxyConfig}; every field starts at its default. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port = 3128;
+        private boolean passThrough;
+        private int maxRequestLineBytes = 8 * 1024;
+        private int maxHeaderBytes = 64 * 1024;
+        private long maxRequestBodyBytes = 64L * 1024 * 1024;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration responseTimeout = Duration.ofSeconds(30);
+        private Duration idleTimeout = Duration.ofSeconds(60);
+        private int upstreamConnectionsPerOrigin = 8;
+        private String via = "riptide";
+        private int maxConcurrentLookups = 1024;
+        private boolean cookiesBypass = true;
+        private Set<Integer> tunnelPorts = Set.of(443, 8443);
+        private Supplier<List<String>> accessNodes = List::of;
+
+        private Builder() {
+        }
+
+        public Builder host(String v) { host = v; return this; }
+        public Builder port(int v) { port = v; return this; }
+        public Builder passThrough(boolean v) { passThrough = v; return this; }
+        public Builder maxRequestLineBytes(int v) { maxRequestLineBytes = v; return this; }
+        public Builder maxHeaderBytes(int v) { maxHeaderBytes = v; return this; }
+        public Builder maxRequestBodyBytes(long v) { maxRequestBodyBytes = v; return this; }
+        public Builder connectTimeout(Duration v) { connectTimeout = v; return this; }
+        public Builder responseTimeout(Duration v) { responseTimeout = v; return this; }
+        public Builder idleTimeout(Duration v) { idleTimeout = v; return this; }
+        public Builder upstreamConnectionsPerOrigin(int v) { upstreamConnectionsPerOrigin = v; return this; }
+        public Builder via(String v) { via = v; return this; }
+        public Builder maxConcurrentLookups(int v) { maxConcurrentLookups = v; return this; }
+        public Builder cookiesBypass(boolean v) { cookiesBypass = v; return this; }
+        public Builder tunnelPorts(Set<Integer> v) { tunnelPorts = v; return this; }
+        public Builder accessNodes(Supplier<List<String>> v) { accessNodes = v; return this; }
+
+        public ProxyConfig build() {
+            return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
+                    connectTimeout, responseTimeout, idleTimeout, upstreamConnectionsPerOrigin, via,
+                    maxConcurrentLookups, cookiesBypass, tunnelPorts, accessNodes);
+        }
+    }
+}

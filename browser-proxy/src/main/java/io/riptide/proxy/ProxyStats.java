@@ -1,0 +1,87 @@
+package io.riptide.proxy;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * What the proxy has served: hits, misses, bypasses, errors and tunnels, and the latency of every
+ * answered request from its head arriving to its last byte handed to the socket. Thread-safe; the
+ * front records, the status page and tests read.
+ */
+public final class ProxyStats {
+    /** Latency percentiles in microseconds over every request recorded so far. */
+    public record Latency(long count, long p50Micros, long p90Micros, long p99Micros, long maxMicros) {
+    }
+
+    /** How a request was answered, for counting. */
+    public enum Outcome { HIT, MISS, BYPASS, ERROR }
+
+    private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
+
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder bypasses = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder tunnels = new LongAdder();
+    private final LongAdder upstreamConnections = new LongAdder();
+    // Recording is wait-free on the event loops; readers fold the interval into the running total.
+    private final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
+    private final Histogram total = new Histogram(HIGHEST_MICROS, 3);
+    private Histogram interval;
+
+    /** Counts one answered request and its latency. */
+    public void record(Outcome outcome, long latencyNanos) {
+        switch (outcome) {
+            case HIT -> hits.increment();
+            case MISS -> misses.increment();
+            case BYPASS -> bypasses.increment();
+            case ERROR -> errors.increment();
+        }
+        long micros = Math.max(0, Math.min(HIGHEST_MICROS, TimeUnit.NANOSECONDS.toMicros(latencyNanos)));
+        recorder.recordValue(micros);
+    }
+
+    /** Counts one CONNECT tunnel opened. */
+    public void tunnelOpened() {
+        tunnels.increment();
+    }
+
+    /** Counts one new connection to an origin (reused ones are not counted). */
+    public void upstreamConnectionOpened() {
+        upstreamConnections.increment();
+    }
+
+    public long hits() {
+        return hits.sum();
+    }
+
+    public long misses() {
+        return misses.sum();
+    }
+
+    public long bypasses() {
+        return bypasses.sum();
+    }
+
+    public long errors() {
+        return errors.sum();
+    }
+
+    public long tunnels() {
+        return tunnels.sum();
+    }
+
+    public long upstreamConnectionsOpened() {
+        return upstreamConnections.sum();
+    }
+
+    /** The latency percentiles so far. */
+    public synchronized Latency latency() {
+        interval = recorder.getIntervalHistogram(interval);
+        total.add(interval);
+        return new Latency(total.getTotalCount(), total.getValueAtPercentile(50), total.getValueAtPercentile(90),
+                total.getValueAtPercentile(99), total.getMaxValue());
+    }
+}

@@ -1,0 +1,108 @@
+package io.riptide.proxy.front;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.riptide.proxy.ProxyStats.Outcome;
+import io.riptide.proxy.tunnel.Tunnels;
+
+/**
+ * A CONNECT request: opens the tunnel's target connection, answers 200, then hands the browser's
+ * connection over to the byte relay (the HTTP handlers leave the pipeline). HTTPS passes through
+ * untouched (architecture §8): the proxy never sees inside it.
+ */
+final class ConnectExchange implements Exchange, Tunnels.Opened {
+    private static final HttpResponseStatus ESTABLISHED = new HttpResponseStatus(200, "Connection Established");
+
+    private final FrontHandler front;
+    private final FrontContext context;
+    private final long started;
+    private boolean requestComplete;
+    private boolean responseComplete;
+    private boolean clientGone;
+
+    private ConnectExchange(FrontHandler front, FrontContext context, long started) {
+        this.front = front;
+        this.context = context;
+        this.started = started;
+    }
+
+    static Exchange start(FrontHandler front, FrontContext context, HttpRequest request, long started) {
+        ConnectExchange x = new ConnectExchange(front, context, started);
+        String authority = request.uri();
+        int colon = authority.lastIndexOf(':');
+        int port;
+        try {
+            port = colon < 0 ? -1 : Integer.parseInt(authority.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        String host = colon < 0 ? "" : authority.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (host.isEmpty() || port < 1 || port > 65535) {
+            x.failed(HttpResponseStatus.BAD_REQUEST, "CONNECT needs a host:port target, not " + authority);
+        } else if (!context.config().tunnelAllowed(port)) {
+            x.failed(HttpResponseStatus.FORBIDDEN, "this proxy does not open tunnels to port " + port);
+        } else {
+            Tunnels.connect(front.context().channel(), host, port, context.config().connectTimeout(), x);
+        }
+        return x;
+    }
+
+    @Override
+    public void established(Channel target) {
+        Channel client = front.context().channel();
+        if (clientGone || !client.isActive()) {
+            target.close();
+            return;
+        }
+        responseComplete = true;
+        context.stats().tunnelOpened();
+        // Encoded by the codec at once, so the codec can leave right after.
+        client.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, ESTABLISHED), client.voidPromise());
+        // The relay goes in before the codec leaves, so any bytes the codec still holds reach it.
+        Tunnels.splice(client, target);
+        front.detachForTunnel();
+    }
+
+    @Override
+    public void failed(HttpResponseStatus status, String message) {
+        if (clientGone) {
+            return;
+        }
+        responseComplete = true;
+        context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+        front.respond(Responses.text(front.context().alloc(), status, message, context.config().via()), false);
+    }
+
+    @Override
+    public void requestContent(HttpContent content) {
+        requestComplete |= content instanceof LastHttpContent;
+        content.release();
+    }
+
+    @Override
+    public boolean requestComplete() {
+        return requestComplete;
+    }
+
+    @Override
+    public boolean responseComplete() {
+        return responseComplete;
+    }
+
+    @Override
+    public void clientWritabilityChanged(boolean writable) {
+    }
+
+    @Override
+    public void clientClosed() {
+        clientGone = true;
+    }
+}

@@ -1,0 +1,10 @@
+package io.riptide.proxy.front;
+
+import io.riptide.proxy.ProxyConfig;
+import io.riptide.proxy.ProxyStats;
+import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.proxy.upstream.UpstreamClient;
+
+/** What every browser connection shares: configuration, the cache, the counters, the origin pools and the lookup bound. */
+record FrontContext(ProxyConfig config, CacheLookup cache, ProxyStats stats, UpstreamClient upstream, Admission admission) {
+}

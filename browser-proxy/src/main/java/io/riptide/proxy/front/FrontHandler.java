@@ -1,0 +1,256 @@
+package io.riptide.proxy.front;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.NetUtil;
+import io.netty.util.ReferenceCountUtil;
+import io.riptide.proxy.ProxyStats.Outcome;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One browser connection: requests are taken one at a time, in order, and each becomes an
+ * {@link Exchange}. Pipelined requests wait (decoded, unanswered) until the exchange before them has
+ * written its whole response, so responses go out in order without buffering any body; reading
+ * from the socket stops while anything waits, so a pipelining client cannot queue without bound.
+ */
+final class FrontHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(FrontHandler.class);
+
+    private final FrontContext context;
+    private final ArrayDeque<HttpObject> pending = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private Exchange current;
+    private boolean closing;
+    private boolean bodyPaused;
+    private boolean draining;
+    private boolean drainAgain;
+
+    FrontHandler(FrontContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        releasePending();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (closing || !(msg instanceof HttpObject o)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        pending.add(o);
+        drain();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (current != null) {
+            current.clientWritabilityChanged(ctx.channel().isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closing = true;
+        releasePending();
+        if (current != null) {
+            current.clientClosed();
+            current = null;
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("closing browser connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+
+    /** The current exchange moved on (its response ended): take the next request. */
+    void exchangeProgressed() {
+        drain();
+    }
+
+    /** Stops (true) or restarts reading the browser's request body: the origin is not taking it as fast. */
+    void pauseBody(boolean paused) {
+        bodyPaused = paused;
+        updateReading();
+    }
+
+    /** Writes a whole response; {@code keepAlive} false closes the connection once it is written. */
+    void respond(FullHttpResponse response, boolean keepAlive) {
+        if (!keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            closing = true;
+            releasePending();
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.writeAndFlush(response, ctx.voidPromise());
+        }
+    }
+
+    /** Closes after what was written so far is flushed: a response already started cannot be replaced by an error. */
+    void closeAfterFlush() {
+        closing = true;
+        releasePending();
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Takes the HTTP handlers out: a CONNECT tunnel owns the connection from here on. */
+    void detachForTunnel() {
+        closing = true;
+        current = null;
+        releasePending();
+        ctx.pipeline().remove(this);
+        ctx.pipeline().remove(FrontInitializer.CODEC);
+    }
+
+    ChannelHandlerContext context() {
+        return ctx;
+    }
+
+    private void drain() {
+        if (draining) {
+            // An exchange finished synchronously while starting; the outer loop goes round again.
+            drainAgain = true;
+            return;
+        }
+        draining = true;
+        try {
+            do {
+                drainAgain = false;
+                drainOnce();
+            } while (drainAgain);
+        } finally {
+            draining = false;
+        }
+        updateReading();
+    }
+
+    private void drainOnce() {
+        while (!closing) {
+            if (current != null && current.requestComplete() && current.responseComplete()) {
+                current = null;
+                bodyPaused = false;
+                continue;
+            }
+            HttpObject next = pending.peek();
+            if (next == null) {
+                return;
+            }
+            if (current == null) {
+                pending.poll();
+                if (next instanceof HttpRequest request) {
+                    current = start(request);
+                } else {
+                    // Body of a request already refused.
+                    ReferenceCountUtil.release(next);
+                }
+            } else if (!current.requestComplete()) {
+                pending.poll();
+                if (next instanceof HttpContent content) {
+                    current.requestContent(content);
+                } else {
+                    ReferenceCountUtil.release(next);
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void updateReading() {
+        if (ctx.channel().isActive() && ctx.pipeline().context(this) != null) {
+            ctx.channel().config().setAutoRead(!closing && pending.isEmpty() && !bodyPaused);
+        }
+    }
+
+    private Exchange start(HttpRequest request) {
+        long started = System.nanoTime();
+        String via = context.config().via();
+        if (request.decoderResult().isFailure()) {
+            Throwable cause = request.decoderResult().cause();
+            ReferenceCountUtil.release(request);
+            context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+            respond(Responses.text(ctx.alloc(), BadRequests.status(cause), BadRequests.message(cause), via), false);
+            return null;
+        }
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (HttpMethod.CONNECT.equals(request.method())) {
+            return ConnectExchange.start(this, context, request, started);
+        }
+        String uri = request.uri();
+        if (uri.startsWith("/")) {
+            return page(request, keepAlive);
+        }
+        Target target;
+        try {
+            target = Target.parse(uri);
+        } catch (IllegalArgumentException e) {
+            context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+            respond(Responses.text(ctx.alloc(), HttpResponseStatus.BAD_REQUEST, e.getMessage(), via), false);
+            return null;
+        }
+        if (isSelf(target)) {
+            // An absolute-form request for the proxy's own pages: answer it rather than loop.
+            return page(request, keepAlive);
+        }
+        if (HttpUtil.getContentLength(request, -1L) > context.config().maxRequestBodyBytes()) {
+            context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+            respond(Responses.text(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                    "the request body is larger than this proxy forwards ("
+                            + context.config().maxRequestBodyBytes() + " bytes)", via), false);
+            return null;
+        }
+        return ProxyExchange.start(this, context, request, target, keepAlive, started);
+    }
+
+    private Exchange page(HttpRequest request, boolean keepAlive) {
+        InetSocketAddress local = (InetSocketAddress) ctx.channel().localAddress();
+        respond(LocalPages.serve(ctx.alloc(), request, local, context), keepAlive);
+        return new Answered();
+    }
+
+    private boolean isSelf(Target target) {
+        InetSocketAddress local = (InetSocketAddress) ctx.channel().localAddress();
+        if (target.origin().port() != local.getPort()) {
+            return false;
+        }
+        String host = target.origin().host();
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        // Only literal addresses are compared: a name would need a lookup on the event loop.
+        InetAddress a = NetUtil.createInetAddressFromIpAddressString(host);
+        return a != null && (a.isLoopbackAddress() || a.equals(local.getAddress()) || a.isAnyLocalAddress());
+    }
+
+    private void releasePending() {
+        for (HttpObject o; (o = pending.poll()) != null; ) {
+            ReferenceCountUtil.release(o);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.riptide.proxy.upstream;
+
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Last in every origin connection's pipeline: whatever no exchange claimed closes just that
+ * connection. Bytes an origin sends with no request outstanding would be read as the next
+ * request's answer, and errors with no exchange have nowhere to go; nothing reaches Netty's tail.
+ */
+@Sharable
+final class ErrorGuard extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorGuard.class);
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ReferenceCountUtil.release(msg);
+        LOG.debug("closing {}: it sent data with no request outstanding", ctx.channel().remoteAddress());
+        ctx.close();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

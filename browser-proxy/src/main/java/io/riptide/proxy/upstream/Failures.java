@@ -1,0 +1,77 @@
+package io.riptide.proxy.upstream;
+
+import io.netty.channel.ConnectTimeoutException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+
+/** Turns what went wrong talking to an origin into a status and a message a person can act on. */
+final class Failures {
+    private static final int BAD_GATEWAY = 502;
+    private static final int GATEWAY_TIMEOUT = 504;
+
+    private Failures() {
+    }
+
+    static UpstreamFailure connect(Origin origin, Throwable cause, Duration connectTimeout) {
+        Throwable c = root(cause);
+        if (c instanceof ConnectTimeoutException) {
+            return new UpstreamFailure(GATEWAY_TIMEOUT,
+                    "could not connect to origin " + origin + " within " + duration(connectTimeout));
+        }
+        if (c instanceof UnknownHostException) {
+            return new UpstreamFailure(BAD_GATEWAY, "cannot resolve the origin's host name " + origin.host());
+        }
+        if (c instanceof ConnectException) {
+            return new UpstreamFailure(BAD_GATEWAY, "cannot connect to origin " + origin + ": connection refused");
+        }
+        if (c instanceof IllegalStateException) {
+            // FixedChannelPool's refusal when too many requests already wait for a connection.
+            return new UpstreamFailure(BAD_GATEWAY, "too many requests are waiting for a connection to origin " + origin);
+        }
+        return new UpstreamFailure(BAD_GATEWAY, "cannot connect to origin " + origin + ": " + message(c));
+    }
+
+    static UpstreamFailure onConnection(Origin origin, Throwable cause, boolean headSeen) {
+        Throwable c = root(cause);
+        if (c instanceof ClosedChannelException || c == null) {
+            return new UpstreamFailure(BAD_GATEWAY, "origin " + origin + " closed the connection before "
+                    + (headSeen ? "the end of the response" : "sending a response"));
+        }
+        if (c instanceof IOException) {
+            return new UpstreamFailure(BAD_GATEWAY, "origin " + origin + " reset the connection: " + message(c));
+        }
+        return malformed(origin, c);
+    }
+
+    static UpstreamFailure closed(Origin origin, boolean headSeen) {
+        return onConnection(origin, null, headSeen);
+    }
+
+    static UpstreamFailure malformed(Origin origin, Throwable cause) {
+        return new UpstreamFailure(BAD_GATEWAY, "origin " + origin + " sent a malformed response: " + message(cause));
+    }
+
+    static UpstreamFailure timeout(Origin origin, Duration responseTimeout) {
+        return new UpstreamFailure(GATEWAY_TIMEOUT,
+                "origin " + origin + " did not answer within " + duration(responseTimeout));
+    }
+
+    private static Throwable root(Throwable t) {
+        Throwable c = t;
+        while (c != null && c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c;
+    }
+
+    private static String message(Throwable t) {
+        return t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+    }
+
+    static String duration(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+}

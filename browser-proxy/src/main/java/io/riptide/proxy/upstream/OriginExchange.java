@@ -1,0 +1,297 @@
+package io.riptide.proxy.upstream;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.channel.pool.ChannelPool;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One request relayed to its origin over a pooled keep-alive connection: the request head and body
+ * chunks go up as they arrive, the response head and chunks come back to the {@link Listener} as
+ * they arrive. Runs entirely on the browser connection's event loop (the pool is that loop's), so
+ * it needs no locks. Added to the origin connection's pipeline for the exchange only.
+ */
+public final class OriginExchange extends ChannelInboundHandlerAdapter {
+    /** Hears the exchange's progress; called on the event loop. */
+    public interface Listener {
+        /** The origin's final response head (interim 1xx responses are dropped). */
+        void responseHead(HttpResponse head);
+
+        /** A piece of the response body; the listener owns it. The last one is a {@link LastHttpContent}. */
+        void responseContent(HttpContent content);
+
+        /** The origin connection read what it had: a good moment to flush the browser's socket. */
+        void responseReadComplete();
+
+        /** The response ended; the origin connection is back in its pool (or closed). */
+        void responseComplete(int status);
+
+        /** The exchange failed; whether the head was passed on already is the listener's to know. */
+        void failed(UpstreamFailure failure);
+
+        /** The origin connection stopped (false) or resumed (true) taking request body bytes. */
+        void requestBodyWritable(boolean writable);
+    }
+
+    private static final String NAME = "exchange";
+
+    private final UpstreamClient client;
+    private final EventLoop loop;
+    private final Origin origin;
+    private final HttpRequest head;
+    private final Listener listener;
+    private final ArrayDeque<HttpContent> unsent = new ArrayDeque<>();
+
+    private ChannelPool pool;
+    private Channel ch;
+    private io.netty.util.concurrent.ScheduledFuture<?> timer;
+    private boolean reused;
+    private boolean retried;
+    private boolean lastSent;
+    private long bodyBytesSent;
+    private boolean headSeen;
+    private boolean skippingInterim;
+    private boolean keepAlive;
+    private boolean finished;
+    private int status;
+
+    /** An exchange of {@code head} (origin-form, hop-by-hop fields already removed) with {@code origin}. */
+    public OriginExchange(UpstreamClient client, EventLoop loop, Origin origin, HttpRequest head, Listener listener) {
+        this.client = client;
+        this.loop = loop;
+        this.origin = origin;
+        this.head = head;
+        this.listener = listener;
+    }
+
+    /** Gets a connection and sends the head (and whatever body has arrived). */
+    public void start() {
+        try {
+            pool = client.pool(loop, origin);
+        } catch (IllegalStateException closed) {
+            fail(new UpstreamFailure(502, "the proxy is shutting down"));
+            return;
+        }
+        pool.acquire().addListener((Future<Channel> f) -> acquired(f));
+    }
+
+    private void acquired(Future<Channel> f) {
+        if (!f.isSuccess()) {
+            fail(Failures.connect(origin, f.cause(), client.config().connectTimeout()));
+            return;
+        }
+        Channel c = f.getNow();
+        if (finished) {
+            // The browser left while we waited for the connection.
+            pool.release(c);
+            return;
+        }
+        ch = c;
+        reused = Boolean.TRUE.equals(c.attr(UpstreamConnections.POOLED).get());
+        c.pipeline().addBefore(UpstreamConnections.GUARD, NAME, this);
+        c.write(head, c.voidPromise());
+        if (retried) {
+            // Only bodiless requests are retried, so the body to replay is empty.
+            c.write(LastHttpContent.EMPTY_LAST_CONTENT, c.voidPromise());
+            lastSent = true;
+        }
+        for (HttpContent chunk; (chunk = unsent.poll()) != null; ) {
+            send(chunk);
+        }
+        c.flush();
+        timer = loop.schedule(this::timedOut, client.config().responseTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** A piece of the request body (owned by the exchange from here on). */
+    public void body(HttpContent chunk) {
+        if (finished) {
+            chunk.release();
+        } else if (ch == null) {
+            unsent.add(chunk);
+        } else {
+            send(chunk);
+            ch.flush();
+            if (!ch.isWritable()) {
+                listener.requestBodyWritable(false);
+            }
+        }
+    }
+
+    private void send(HttpContent chunk) {
+        bodyBytesSent += chunk.content().readableBytes();
+        if (chunk instanceof LastHttpContent) {
+            lastSent = true;
+        }
+        ch.write(chunk, ch.voidPromise());
+    }
+
+    /** Stops reading the response: the browser's socket is full. */
+    public void pause() {
+        if (ch != null && !finished) {
+            ch.config().setAutoRead(false);
+        }
+    }
+
+    /** Reads the response again: the browser's socket drained. */
+    public void resume() {
+        if (ch != null && !finished) {
+            ch.config().setAutoRead(true);
+        }
+    }
+
+    /** The browser went away: drop the origin connection (it is mid-exchange, so not reusable). */
+    public void abort() {
+        if (!finished) {
+            finish(false);
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (finished) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
+            ReferenceCountUtil.release(msg);
+            fail(Failures.malformed(origin, o.decoderResult().cause()));
+            return;
+        }
+        if (msg instanceof HttpResponse response) {
+            if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+                // 100 Continue and 103 Early Hints: the browser gets the final response only.
+                skippingInterim = true;
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            headSeen = true;
+            cancelTimer();
+            status = response.status().code();
+            keepAlive = HttpUtil.isKeepAlive(response);
+            listener.responseHead(response);
+            return;
+        }
+        if (msg instanceof HttpContent chunk) {
+            if (skippingInterim) {
+                skippingInterim = !(chunk instanceof LastHttpContent);
+                chunk.release();
+                return;
+            }
+            boolean last = chunk instanceof LastHttpContent;
+            listener.responseContent(chunk);
+            if (last) {
+                // Reusable only if both sides of the exchange ended cleanly.
+                finish(keepAlive && lastSent);
+                listener.responseComplete(status);
+            }
+            return;
+        }
+        ReferenceCountUtil.release(msg);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!finished) {
+            listener.responseReadComplete();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (!finished) {
+            listener.requestBodyWritable(ctx.channel().isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (!finished) {
+            failOnConnection(null);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!finished) {
+            failOnConnection(cause);
+        } else {
+            ctx.close();
+        }
+    }
+
+    private void failOnConnection(Throwable cause) {
+        // A keep-alive connection the origin closed as we reused it: safe to retry once on a fresh
+        // connection, because nothing was answered and the request had no body.
+        if (reused && !retried && !headSeen && lastSent && bodyBytesSent == 0) {
+            retried = true;
+            detach(false);
+            lastSent = false;
+            reused = false;
+            pool.acquire().addListener((Future<Channel> f) -> acquired(f));
+            return;
+        }
+        fail(cause == null ? Failures.closed(origin, headSeen) : Failures.onConnection(origin, cause, headSeen));
+    }
+
+    private void timedOut() {
+        if (!finished && !headSeen) {
+            fail(Failures.timeout(origin, client.config().responseTimeout()));
+        }
+    }
+
+    private void fail(UpstreamFailure failure) {
+        if (finished) {
+            return;
+        }
+        finish(false);
+        listener.failed(failure);
+    }
+
+    private void finish(boolean reusable) {
+        finished = true;
+        for (HttpContent chunk; (chunk = unsent.poll()) != null; ) {
+            chunk.release();
+        }
+        detach(reusable);
+    }
+
+    private void detach(boolean reusable) {
+        cancelTimer();
+        Channel c = ch;
+        ch = null;
+        if (c == null) {
+            return;
+        }
+        if (c.pipeline().context(this) != null) {
+            c.pipeline().remove(this);
+        }
+        c.config().setAutoRead(true);
+        if (!reusable) {
+            c.close();
+        }
+        // Always released, closed or not, so the pool's count of connections in use stays true.
+        pool.release(c);
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.riptide.proxy.upstream;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.pool.ChannelPoolHandler;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.util.AttributeKey;
+import io.riptide.core.net.IdleCloser;
+import io.riptide.proxy.ProxyConfig;
+import io.riptide.proxy.ProxyStats;
+
+/**
+ * Sets up the connections of one origin's pool: close when idle, HTTP/1.1 client codec (never
+ * decompressing: bodies pass through as the origin sent them), then per exchange the
+ * {@link OriginExchange}, and last the error guard.
+ */
+final class UpstreamConnections implements ChannelPoolHandler {
+    static final String GUARD = "guard";
+    /** Set once a connection has gone back to its pool, so a failure on it may be a stale keep-alive. */
+    static final AttributeKey<Boolean> POOLED = AttributeKey.valueOf(UpstreamConnections.class, "pooled");
+
+    private final ProxyConfig config;
+    private final ProxyStats stats;
+    private final ErrorGuard guard = new ErrorGuard();
+
+    UpstreamConnections(ProxyConfig config, ProxyStats stats) {
+        this.config = config;
+        this.stats = stats;
+    }
+
+    @Override
+    public void channelCreated(Channel ch) {
+        stats.upstreamConnectionOpened();
+        ChannelPipeline p = ch.pipeline();
+        p.addLast("idle", new IdleCloser(config.idleTimeout()));
+        p.addLast("http", new HttpClientCodec(8192, config.maxHeaderBytes(), 16 * 1024, false, true));
+        p.addLast(GUARD, guard);
+    }
+
+    @Override
+    public void channelAcquired(Channel ch) {
+    }
+
+    @Override
+    public void channelReleased(Channel ch) {
+        ch.attr(POOLED).set(Boolean.TRUE);
+    }
+}
