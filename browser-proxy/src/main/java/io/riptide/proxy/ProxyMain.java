@@ -1,24 +1,57 @@
 package io.riptide.proxy;
 
-import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** {@code java -jar riptide-browser-proxy.jar}: the proxy on its own, with no cache behind it (every lookup misses). */
-@Command(name = "riptide-browser-proxy", mixinStandardHelpOptions = true,
-        description = "An HTTP forward proxy for the browser; point the browser at http://HOST:PORT/proxy.pac.")
+/**
+ * {@code java -jar riptide-browser-proxy.jar} and {@code riptide proxy}: the browser proxy a user
+ * runs next to their browser, reading the cache through the overlay.
+ */
+@Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the browser proxy: an HTTP forward proxy on 127.0.0.1 that serves cached web objects",
+            "from the overlay (verified against the provider's key) and everything else from the origin.",
+            "Point the browser at http://HOST:PORT/proxy.pac. Stop it with Ctrl-C."})
 public final class ProxyMain implements Callable<Integer> {
-    @Option(names = "--host", description = "address to listen on (default: ${DEFAULT-VALUE})")
-    String host = "127.0.0.1";
+    @Spec
+    private CommandSpec spec;
 
-    @Option(names = "--port", description = "port to listen on (default: ${DEFAULT-VALUE})")
-    int port = 3128;
+    @Option(names = "--host", paramLabel = "H", defaultValue = "127.0.0.1",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    private String host;
 
-    @Option(names = "--pass-through", description = "never look anything up: measures the proxy's own overhead")
-    boolean passThrough;
+    @Option(names = "--port", paramLabel = "P", defaultValue = "3128", description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = "--seed", paramLabel = "HOST:PORT",
+            description = "An overlay node to start from; repeatable. Without seeds every request goes to the origin.")
+    private List<String> seeds = new ArrayList<>();
+
+    @Option(names = "--provider", paramLabel = "KEY",
+            description = "The provider whose objects to trust: a key file, or its public key as ed25519:BASE64 (as `riptide gateway` prints it).")
+    private String provider;
+
+    @Option(names = "--ttl", paramLabel = "HOPS", defaultValue = "8",
+            description = "Hop budget of an overlay read before the origin is used (default: ${DEFAULT-VALUE}).")
+    private int ttl;
+
+    @Option(names = "--pass-through", description = "Never look anything up: measures the proxy's own overhead (default: off).")
+    private boolean passThrough;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new ProxyMain()).execute(args));
@@ -26,17 +59,68 @@ public final class ProxyMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        ProxyConfig config = ProxyConfig.builder().host(host).port(port).passThrough(passThrough).build();
-        ProxyServer proxy = ProxyServer.start(config, CacheLookup.NONE);
+        PrintWriter out = spec.commandLine().getOut();
+        if (port < 0 || port > 0xffff) {
+            throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, got " + port);
+        }
+        if (ttl < 1 || ttl > 64) {
+            throw new ParameterException(spec.commandLine(), "--ttl must be between 1 and 64, got " + ttl);
+        }
+        List<NodeAddress> seedAddresses = new ArrayList<>();
+        for (String s : seeds) {
+            try {
+                seedAddresses.add(NodeAddress.parse(s));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--seed: " + e.getMessage());
+            }
+        }
+        PublicKey trusted = provider == null ? null : providerKey(provider);
+        if (!seedAddresses.isEmpty() && trusted == null) {
+            throw new ParameterException(spec.commandLine(), "--seed needs --provider: whose objects should the proxy trust?");
+        }
+        OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
+        cacheConfig = new OverlayCacheConfig(ttl, cacheConfig.slowHit(), cacheConfig.hintInterval(), cacheConfig.maxBodyBytes(),
+                cacheConfig.verifyQueue());
+        RiptideProxy proxy = RiptideProxy.start(ProxyConfig.builder().host(host).port(port).passThrough(passThrough).build(),
+                seedAddresses, trusted, cacheConfig);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             proxy.close();
+            say(out, "proxy stopped");
             stopped.countDown();
         }, "riptide-proxy-shutdown"));
-        var a = proxy.address();
-        System.out.printf("riptide browser proxy on http://%s:%d/ (PAC: http://%s:%d/proxy.pac)%s%n",
-                a.getHostString(), a.getPort(), a.getHostString(), a.getPort(), passThrough ? ", pass-through" : "");
+        var a = proxy.server().address();
+        say(out, String.format("riptide browser proxy on http://%s:%d/ (PAC: http://%s:%d/proxy.pac, status: http://%s:%d/status)%s",
+                a.getHostString(), a.getPort(), a.getHostString(), a.getPort(), a.getHostString(), a.getPort(),
+                passThrough ? ", pass-through" : ""));
+        if (!proxy.hasOverlay()) {
+            say(out, "no overlay behind it: every request goes to the origin");
+        } else if (proxy.awaitAttached(Duration.ofSeconds(10))) {
+            say(out, "reading the cache through the overlay via " + seedAddresses);
+        } else {
+            say(out, "no overlay node answered yet; requests go to the origin until one does");
+        }
         stopped.await();
         return 0;
+    }
+
+    private PublicKey providerKey(String text) {
+        if (text.startsWith("ed25519:")) {
+            try {
+                return PublicKey.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--provider: " + e.getMessage());
+            }
+        }
+        try {
+            return SigningKey.load(Path.of(text)).publicKey();
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--provider: cannot read the key: " + e.getMessage());
+        }
+    }
+
+    private static void say(PrintWriter out, String line) {
+        out.println(line);
+        out.flush();
     }
 }

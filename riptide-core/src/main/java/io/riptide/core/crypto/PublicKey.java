@@ -31,6 +31,16 @@ public final class PublicKey {
         return new PublicKey(encoded);
     }
 
+    /** Parses the text form {@link #toString()} prints ({@code ed25519:BASE64}), or bare base64. */
+    public static PublicKey parse(String text) {
+        String b64 = text.strip().startsWith("ed25519:") ? text.strip().substring("ed25519:".length()) : text.strip();
+        try {
+            return fromBytes(Base64.getDecoder().decode(b64));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not an Ed25519 public key (expected ed25519:BASE64 of 32 bytes): " + text);
+        }
+    }
+
     /** The 32-byte encoding. */
     public byte[] toBytes() {
         return encoded.clone();

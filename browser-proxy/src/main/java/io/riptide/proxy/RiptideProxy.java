@@ -1,0 +1,77 @@
+package io.riptide.proxy;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.client.OverlayClient;
+import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import io.riptide.proxy.cache.OverlayCacheLookup;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The browser proxy as a user runs it: the HTTP front, and behind it the overlay read through the
+ * nearest access nodes found from the seeds, trusting one provider's key. With no seeds (or in
+ * pass-through mode) it is a plain proxy: every request goes to the origin.
+ */
+public final class RiptideProxy implements AutoCloseable {
+    private final OverlayClient client;
+    private final OverlayCacheLookup cache;
+    private final ProxyServer server;
+
+    private RiptideProxy(OverlayClient client, OverlayCacheLookup cache, ProxyServer server) {
+        this.client = client;
+        this.cache = cache;
+        this.server = server;
+    }
+
+    /** Starts the proxy; {@code seeds} empty or {@code provider} null means no overlay behind it. */
+    public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig) {
+        if (seeds.isEmpty() || provider == null || config.passThrough()) {
+            return new RiptideProxy(null, null, ProxyServer.start(config, CacheLookup.NONE));
+        }
+        OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds, Duration.ofSeconds(3));
+        OverlayCacheLookup cache = new OverlayCacheLookup(client, provider, cacheConfig, Clock.systemUTC());
+        try {
+            ProxyServer server = ProxyServer.start(config.toBuilder().accessNodes(cache::accessNodes).build(), cache);
+            return new RiptideProxy(client, cache, server);
+        } catch (RuntimeException e) {
+            cache.close();
+            client.close();
+            throw e;
+        }
+    }
+
+    public ProxyServer server() {
+        return server;
+    }
+
+    /** Whether an overlay is behind the proxy. */
+    public boolean hasOverlay() {
+        return client != null;
+    }
+
+    /** Waits until an access node answered; false if none did in time (or there is no overlay). */
+    public boolean awaitAttached(Duration timeout) throws InterruptedException {
+        return client != null && client.awaitAttached(timeout);
+    }
+
+    /** Replicas refused by verification so far. */
+    public long rejectedReplicas() {
+        return cache == null ? 0 : cache.rejected();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        if (cache != null) {
+            cache.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+}
