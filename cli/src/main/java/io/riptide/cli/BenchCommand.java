@@ -101,8 +101,9 @@ final class BenchCommand implements Runnable {
                 throw new ParameterException(spec.commandLine(), "--requests must be between 1 and 1000000, got " + requests);
             }
             PrintWriter stdout = spec.commandLine().getOut();
-            PrintWriter stderr = new PrintWriter(System.err, true);
-            String summary = new ProxyOverheadBench(requests, out, new Progress(stderr, stderrIsTerminal), stderr, proxy, squid).run();
+            Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
+            PrintWriter messages = spec.commandLine().getErr();
+            String summary = new ProxyOverheadBench(requests, out, progress, messages, proxy, squid).run();
             stdout.println(summary);
             stdout.println("results in " + out.toAbsolutePath().normalize());
             stdout.flush();
