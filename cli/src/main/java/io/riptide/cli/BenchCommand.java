@@ -1,10 +1,16 @@
 package io.riptide.cli;
 
+import io.riptide.cli.bench.HitProxyUnderTest;
+import io.riptide.cli.bench.HitThroughputBench;
 import io.riptide.cli.bench.InsertLatencyBench;
+import io.riptide.cli.bench.ProxyOverheadBench;
+import io.riptide.cli.bench.ProxyUnderTest;
 import io.riptide.simulator.report.Progress;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -57,6 +63,90 @@ final class BenchCommand implements Runnable {
             PrintWriter stdout = spec.commandLine().getOut();
             Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
             String summary = new InsertLatencyBench(objects, sizeKb * 1024, out, progress).run();
+            stdout.println(summary);
+            stdout.println("results in " + out.toAbsolutePath().normalize());
+            stdout.flush();
+            return 0;
+        }
+    }
+
+    /** {@code riptide bench proxy-overhead}: the paper's Table 1, direct vs the pass-through proxy vs Squid. */
+    @Command(name = "proxy-overhead", mixinStandardHelpOptions = true,
+            description = {"Fetches 1 to 400 KB objects from a loopback origin directly, through the browser proxy in",
+                "pass-through mode and through Squid with its cache off, and compares the latencies (the paper's Table 1)."})
+    static final class ProxyOverhead implements Callable<Integer> {
+        private final boolean stderrIsTerminal;
+        private final Supplier<? extends ProxyUnderTest> proxy;
+        private final Supplier<? extends ProxyUnderTest> squid;
+
+        ProxyOverhead(boolean stderrIsTerminal, Supplier<? extends ProxyUnderTest> proxy, Supplier<? extends ProxyUnderTest> squid) {
+            this.stderrIsTerminal = stderrIsTerminal;
+            this.proxy = proxy;
+            this.squid = squid;
+        }
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart.")
+        private Path out;
+
+        @Option(names = "--requests", paramLabel = "N", defaultValue = "500",
+                description = "Measured requests per size and route, after a warm-up (default: ${DEFAULT-VALUE}).")
+        private int requests;
+
+        @Override
+        public Integer call() throws Exception {
+            if (requests < 1 || requests > 1_000_000) {
+                throw new ParameterException(spec.commandLine(), "--requests must be between 1 and 1000000, got " + requests);
+            }
+            PrintWriter stdout = spec.commandLine().getOut();
+            Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
+            PrintWriter messages = spec.commandLine().getErr();
+            String summary = new ProxyOverheadBench(requests, out, progress, messages, proxy, squid).run();
+            stdout.println(summary);
+            stdout.println("results in " + out.toAbsolutePath().normalize());
+            stdout.flush();
+            return 0;
+        }
+    }
+
+    /** {@code riptide bench hit-throughput}: requests per second of overlay hits through the proxy. */
+    @Command(name = "hit-throughput", mixinStandardHelpOptions = true,
+            description = {"Inserts 1 KB and 10 KB objects into a loopback overlay, then requests them through the browser",
+                "proxy from many keep-alive connections in a closed loop and reports requests per second and latency."})
+    static final class HitThroughput implements Callable<Integer> {
+        private final boolean stderrIsTerminal;
+        private final Supplier<? extends HitProxyUnderTest> proxy;
+
+        HitThroughput(boolean stderrIsTerminal, Supplier<? extends HitProxyUnderTest> proxy) {
+            this.stderrIsTerminal = stderrIsTerminal;
+            this.proxy = proxy;
+        }
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart.")
+        private Path out;
+
+        @Option(names = "--seconds", paramLabel = "S", defaultValue = "10", description = "Load time per object size (default: ${DEFAULT-VALUE}).")
+        private int seconds;
+
+        @Option(names = "--connections", paramLabel = "N", defaultValue = "64", description = "Keep-alive connections (default: ${DEFAULT-VALUE}).")
+        private int connections;
+
+        @Override
+        public Integer call() throws Exception {
+            if (seconds < 1 || seconds > 3600) {
+                throw new ParameterException(spec.commandLine(), "--seconds must be between 1 and 3600, got " + seconds);
+            }
+            if (connections < 1 || connections > 1024) {
+                throw new ParameterException(spec.commandLine(), "--connections must be between 1 and 1024, got " + connections);
+            }
+            PrintWriter stdout = spec.commandLine().getOut();
+            Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
+            String summary = new HitThroughputBench(connections, Duration.ofSeconds(seconds), out, progress, proxy).run();
             stdout.println(summary);
             stdout.println("results in " + out.toAbsolutePath().normalize());
             stdout.flush();

@@ -1,5 +1,7 @@
 package io.riptide.cli;
 
+import io.riptide.cli.bench.ProxyFactory;
+import io.riptide.cli.bench.SquidProxy;
 import io.riptide.simulator.scenario.Scenarios;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -37,7 +39,10 @@ public final class Riptide implements Runnable {
         root.addSubcommand("gateway", new GatewayCommand());
         root.addSubcommand("inspect", new InspectCommand());
         root.addSubcommand("bench", new CommandLine(new BenchCommand())
-                .addSubcommand("insert", new BenchCommand.Insert(stderrIsTerminal)));
+                .addSubcommand("insert", new BenchCommand.Insert(stderrIsTerminal))
+                .addSubcommand("proxy-overhead", new BenchCommand.ProxyOverhead(stderrIsTerminal, ProxyFactory::passThrough,
+                        SquidProxy::installed))
+                .addSubcommand("hit-throughput", new BenchCommand.HitThroughput(stderrIsTerminal, ProxyFactory::overlayHits)));
         root.addSubcommand("help", new CommandLine.HelpCommand());
         return root;
     }

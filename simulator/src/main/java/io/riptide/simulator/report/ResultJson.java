@@ -89,6 +89,25 @@ public final class ResultJson {
         return new ResultJson(fresh(key).putObject(key));
     }
 
+    /** Adds an array of objects under {@code key} and returns it, for appending one object per row. */
+    public ObjectList objects(String key) {
+        return new ObjectList(fresh(key).putArray(key));
+    }
+
+    /** An array of objects in a result (a table's rows), filled one object at a time. */
+    public static final class ObjectList {
+        private final ArrayNode array;
+
+        private ObjectList(ArrayNode array) {
+            this.array = array;
+        }
+
+        /** Appends an empty object and returns it for filling. */
+        public ResultJson add() {
+            return new ResultJson(array.addObject());
+        }
+    }
+
     /** The JSON text, ending in a newline. */
     public String toJson() {
         // Objects one key per line; arrays stay on one line so long series do not swamp the file.

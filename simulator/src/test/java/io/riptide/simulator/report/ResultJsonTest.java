@@ -3,7 +3,10 @@ package io.riptide.simulator.report;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,6 +53,23 @@ class ResultJsonTest {
     void nonFiniteBecomesNullAndRepeatedKeysAreRejected() {
         assertEquals("{\n  \"x\" : null\n}\n", new ResultJson().put("x", Double.NaN).toJson());
         assertThrows(IllegalArgumentException.class, () -> new ResultJson().put("x", 1L).put("x", 2L));
+    }
+
+    @Test
+    void anArrayOfObjectsHoldsOneObjectPerRowInOrder() throws Exception {
+        ResultJson r = new ResultJson();
+        ResultJson.ObjectList rows = r.objects("rows");
+        rows.add().put("size", 1024L).put("p50_ms", 0.1234567);
+        rows.add().put("size", 4096L).put("p50_ms", Double.NaN);
+        r.put("after", true);
+        JsonNode json = new ObjectMapper().readTree(r.toJson());
+        assertEquals(2, json.get("rows").size());
+        assertEquals(1024, json.get("rows").get(0).get("size").asInt());
+        assertEquals("0.123457", json.get("rows").get(0).get("p50_ms").asText());
+        assertTrue(json.get("rows").get(1).get("p50_ms").isNull());
+        assertTrue(json.get("after").asBoolean());
+        assertThrows(IllegalArgumentException.class, () -> r.objects("rows"));
+        assertThrows(IllegalArgumentException.class, () -> rows.add().put("k", 1L).put("k", 2L));
     }
 
     @Test

@@ -1,0 +1,115 @@
+package io.riptide.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.riptide.cli.bench.PlaceholderProxy;
+import io.riptide.cli.bench.SquidProxy;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code riptide bench proxy-overhead} and {@code hit-throughput} run end to end and write their contract fields;
+ * the test stand-in proxy takes the browser proxy's place until it lands.
+ */
+@Timeout(120)
+class BenchProxyTest {
+    private static final List<Integer> SIZES = List.of(1024, 4096, 10240, 40960, 102400, 409600);
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int runWithPlaceholder(String... args) {
+        CommandLine cl = new CommandLine(new BenchCommand())
+                .addSubcommand("proxy-overhead", new BenchCommand.ProxyOverhead(false, PlaceholderProxy::new, SquidProxy::installed))
+                .addSubcommand("hit-throughput", new BenchCommand.HitThroughput(false, PlaceholderProxy::new));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    private JsonNode result() throws Exception {
+        return new ObjectMapper().readTree(Files.readAllBytes(dir.resolve("result.json")));
+    }
+
+    @Test
+    void proxyOverheadMeasuresEveryRouteAtEverySizeAndCarriesThePaperTable() throws Exception {
+        assertEquals(0, runWithPlaceholder("proxy-overhead", "--out", dir.toString(), "--requests", "20"), err.toString());
+        JsonNode json = result();
+        boolean squid = SquidProxy.binary().isPresent();
+        assertEquals(SIZES.size(), json.get("rows").size(), json.toString());
+        for (int i = 0; i < SIZES.size(); i++) {
+            JsonNode row = json.get("rows").get(i);
+            assertEquals(SIZES.get(i), row.get("size").asInt());
+            for (String field : List.of("direct_p50_ms", "direct_p99_ms", "proxy_p50_ms", "proxy_p99_ms")) {
+                assertTrue(row.get(field).asDouble() > 0, field + " in " + row);
+            }
+            assertTrue(row.get("direct_p99_ms").asDouble() >= row.get("direct_p50_ms").asDouble(), row.toString());
+            assertEquals(squid, row.get("squid_p50_ms").isNumber(), "squid installed: " + squid + ", row " + row);
+            assertEquals(squid, row.get("squid_added_p50_ms").isNumber(), row.toString());
+            assertTrue(row.get("proxy_added_p50_ms").isNumber(), row.toString());
+        }
+        assertEquals("placeholder", json.get("proxy").asText());
+        assertEquals(6, json.get("paper_rows").size());
+        assertEquals(1.35, json.get("paper_rows").get(0).get("direct_mean_ms").asDouble());
+        assertEquals(63.35, json.get("paper_rows").get(5).get("proxy_mean_ms").asDouble());
+        assertTrue(json.get("target_met").isBoolean());
+        assertTrue(json.get("machine").get("cores").asInt() > 0);
+        assertTrue(Files.size(dir.resolve("proxy-overhead.png")) > 1000);
+        assertEquals(1 + SIZES.size() * (squid ? 3 : 2), Files.readAllLines(dir.resolve("proxy-overhead.csv")).size());
+        assertTrue(out.toString().contains("400 KB"), out.toString());
+    }
+
+    @Test
+    void proxyOverheadWithoutTheBrowserProxyStillMeasuresDirectAndSaysWhy() throws Exception {
+        CliRun cli = new CliRun();
+        assertEquals(0, cli.run("bench", "proxy-overhead", "--out", dir.toString(), "--requests", "5"), cli.err());
+        assertTrue(cli.err().contains("proxy not measured, its figures are null: browser proxy not built yet"), cli.err());
+        JsonNode json = result();
+        assertEquals("unavailable", json.get("proxy").asText());
+        assertTrue(json.get("rows").get(0).get("proxy_p50_ms").isNull(), json.toString());
+        assertTrue(json.get("rows").get(0).get("direct_p50_ms").asDouble() > 0, json.toString());
+        assertEquals(false, json.get("target_met").asBoolean());
+    }
+
+    @Test
+    void hitThroughputLoadsTheProxyAndServesOnlyHits() throws Exception {
+        assertEquals(0, runWithPlaceholder("hit-throughput", "--out", dir.toString(), "--seconds", "1", "--connections", "8"),
+                err.toString());
+        JsonNode json = result();
+        for (String field : List.of("rps_1k", "rps_10k", "p99_ms_1k", "p50_ms_1k", "p99_ms_10k")) {
+            assertTrue(json.get(field).asDouble() > 0, field + " in " + json);
+        }
+        assertEquals(8, json.get("connections").asInt());
+        assertEquals(0, json.get("origin_requests_during_load").asLong(), json.toString());
+        assertTrue(Files.size(dir.resolve("hit-throughput.png")) > 1000);
+        assertTrue(out.toString().contains("hits through placeholder with 8 connections"), out.toString());
+    }
+
+    @Test
+    void hitThroughputWithoutTheBrowserProxyFailsAndSaysWhy() {
+        CliRun cli = new CliRun();
+        assertEquals(1, cli.run("bench", "hit-throughput", "--out", dir.toString(), "--seconds", "1"));
+        assertTrue(cli.err().contains("browser proxy not built yet"), cli.err());
+    }
+
+    @Test
+    void optionsOutOfRangeAreUsageErrors() {
+        CliRun cli = new CliRun();
+        assertEquals(2, cli.run("bench", "proxy-overhead", "--out", dir.toString(), "--requests", "0"));
+        assertEquals(2, cli.run("bench", "hit-throughput", "--out", dir.toString(), "--connections", "0"));
+        assertTrue(cli.err().contains("--connections must be between 1 and 1024"), cli.err());
+    }
+}
