@@ -1,28 +1,75 @@
 package io.riptide.cli.bench;
 
-/**
- * Where the benchmarks get Riptide's browser proxy. The proxy's HTTP front ({@code io.riptide.proxy.ProxyServer})
- * is being built on another branch; the two methods below are the only places that construct it, and are wired
- * when that branch merges. Until then they throw, and the benchmarks report the proxy as unavailable.
- */
+import io.riptide.cli.demo.LoopbackRiptide;
+import io.riptide.proxy.ProxyConfig;
+import io.riptide.proxy.ProxyServer;
+import io.riptide.proxy.cache.CacheLookup;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+/** Where the benchmarks get Riptide's browser proxy: in pass-through mode, or over a loopback overlay serving hits. */
 public final class ProxyFactory {
     private ProxyFactory() {
     }
 
-    /**
-     * TO WIRE: the browser proxy in pass-through mode ({@code ProxyConfig} with pass-through on), forwarding every
-     * request to its origin without consulting the overlay; the subject of {@code riptide bench proxy-overhead}.
-     */
+    /** The browser proxy in pass-through mode: every request to its origin, no cache lookup. */
     public static ProxyUnderTest passThrough() {
-        throw new IllegalStateException("browser proxy not built yet");
+        return new ProxyUnderTest() {
+            private ProxyServer server;
+
+            @Override
+            public InetSocketAddress start() {
+                server = ProxyServer.start(ProxyConfig.builder().host("127.0.0.1").port(0).passThrough(true).build(), CacheLookup.NONE);
+                return server.address();
+            }
+
+            @Override
+            public void close() {
+                if (server != null) {
+                    server.close();
+                }
+            }
+
+            @Override
+            public String name() {
+                return "riptide proxy (pass-through)";
+            }
+        };
     }
 
-    /**
-     * TO WIRE: the browser proxy backed by a small loopback overlay with a gateway, whose {@link
-     * HitProxyUnderTest#makeHits} inserts the URLs through the gateway so the proxy then serves them as overlay
-     * hits; the subject of {@code riptide bench hit-throughput}.
-     */
+    /** The browser proxy over a small loopback overlay with a gateway; {@code makeHits} gets URLs inserted through it. */
     public static HitProxyUnderTest overlayHits() {
-        throw new IllegalStateException("browser proxy not built yet");
+        return new HitProxyUnderTest() {
+            private LoopbackRiptide riptide;
+
+            @Override
+            public InetSocketAddress start() throws Exception {
+                riptide = new LoopbackRiptide(4, 0);
+                return riptide.proxyAddress();
+            }
+
+            @Override
+            public void makeHits(List<URI> urls) throws Exception {
+                for (URI url : urls) {
+                    if (!riptide.makeHit(url, Duration.ofSeconds(15))) {
+                        throw new IllegalStateException(url + " was not served from the overlay within 15 s");
+                    }
+                }
+            }
+
+            @Override
+            public void close() {
+                if (riptide != null) {
+                    riptide.close();
+                }
+            }
+
+            @Override
+            public String name() {
+                return "riptide proxy (overlay hits)";
+            }
+        };
     }
 }

@@ -1,0 +1,148 @@
+package io.riptide.cli.demo;
+
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.server.OverlayServer;
+import io.riptide.dolr.server.ServerSettings;
+import io.riptide.gateway.Gateway;
+import io.riptide.gateway.GatewayConfig;
+import io.riptide.gateway.origin.OriginFetcher;
+import io.riptide.gateway.origin.OriginFetcherConfig;
+import io.riptide.gateway.origin.OriginTls;
+import io.riptide.proxy.ProxyConfig;
+import io.riptide.proxy.RiptideProxy;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A whole small Riptide on loopback, in one process: storage nodes over real TCP, a gateway with a
+ * real origin fetcher, and the browser proxy reading through the overlay. The demo and the
+ * benchmarks run it.
+ */
+public final class LoopbackRiptide implements AutoCloseable {
+    /** Maintenance fast enough that failures are noticed within a demo's patience. */
+    public static final DolrConfig FAST = DolrConfig.defaults().withMaintenance(Duration.ofMillis(500), Duration.ofSeconds(2),
+            Duration.ofSeconds(3), Duration.ofSeconds(2));
+
+    private final SigningKey provider = SigningKey.generate(new SecureRandom());
+    private final NioEventLoopGroup group;
+    private final OriginFetcher fetcher;
+    private final List<OverlayServer> nodes = new ArrayList<>();
+    private final OverlayServer gateway;
+    private final RiptideProxy proxy;
+    private final HttpClient browser;
+
+    /** Starts {@code storageNodes} nodes, a gateway, and the proxy on {@code proxyPort} of 127.0.0.1 (0: any free port). */
+    public LoopbackRiptide(int storageNodes, int proxyPort) throws InterruptedException {
+        group = new NioEventLoopGroup(Math.min(4, 2 * Runtime.getRuntime().availableProcessors()));
+        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withRate(10_000, 10_000), OriginTls.systemDefault(),
+                Clock.systemUTC());
+        SecureRandom random = new SecureRandom();
+        try {
+            OverlayServer first = OverlayServer.start(settings(random, null), group);
+            nodes.add(first);
+            if (!first.awaitJoined(Duration.ofSeconds(10))) {
+                throw new IllegalStateException("the first node did not start");
+            }
+            for (int i = 1; i < storageNodes; i++) {
+                nodes.add(OverlayServer.start(settings(random, first.address()), group));
+            }
+            gateway = OverlayServer.start(settings(random, first.address())
+                    .withApplication(Gateway.factory(provider, fetcher::fetch, GatewayConfig.defaults()), DolrCodec.create()), group);
+            for (OverlayServer s : all()) {
+                if (!s.awaitJoined(Duration.ofSeconds(20))) {
+                    throw new IllegalStateException("node " + s.address() + " did not join");
+                }
+            }
+            Thread.sleep(1500); // leaf sets settle and the gateway's service pointers land
+            proxy = RiptideProxy.start(ProxyConfig.builder().host("127.0.0.1").port(proxyPort).build(),
+                    List.of(first.address()), provider.publicKey(), OverlayCacheConfig.defaults());
+            proxy.awaitAttached(Duration.ofSeconds(10));
+        } catch (RuntimeException | InterruptedException e) {
+            close();
+            throw e;
+        }
+        browser = HttpClient.newBuilder().proxy(ProxySelector.of(proxyAddress())).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    private static ServerSettings settings(SecureRandom random, NodeAddress join) {
+        return ServerSettings.of(SigningKey.generate(random), new NodeAddress("127.0.0.1", 0)).joining(join).withDolr(FAST);
+    }
+
+    /** Every overlay node: storage nodes and the gateway. */
+    public List<OverlayServer> all() {
+        List<OverlayServer> all = new ArrayList<>(nodes);
+        if (gateway != null) {
+            all.add(gateway);
+        }
+        return all;
+    }
+
+    public List<OverlayServer> storageNodes() {
+        return nodes;
+    }
+
+    public OverlayServer gateway() {
+        return gateway;
+    }
+
+    public SigningKey provider() {
+        return provider;
+    }
+
+    public RiptideProxy proxy() {
+        return proxy;
+    }
+
+    public InetSocketAddress proxyAddress() {
+        return proxy.server().address();
+    }
+
+    /** Fetches {@code url} through the proxy as a browser would; returns the response. */
+    public HttpResponse<byte[]> fetch(URI url) throws Exception {
+        return browser.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(20)).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /**
+     * Fetches {@code url} through the proxy until it is served from the overlay (the first miss makes
+     * the gateway insert it); returns false if that did not happen within {@code timeout}.
+     */
+    public boolean makeHit(URI url, Duration timeout) throws Exception {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            String status = fetch(url).headers().firstValue("Cache-Status").orElse("");
+            if (status.contains("hit")) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    @Override
+    public void close() {
+        if (proxy != null) {
+            proxy.close();
+        }
+        for (OverlayServer s : all()) {
+            s.close();
+        }
+        fetcher.close();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}
