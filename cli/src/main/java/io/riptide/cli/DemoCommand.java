@@ -1,22 +1,14 @@
 package io.riptide.cli;
 
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.riptide.core.crypto.SigningKey;
-import io.riptide.core.id.Id;
-import io.riptide.core.runtime.NodeAddress;
-import io.riptide.dolr.DolrConfig;
-import io.riptide.dolr.location.LocateResult;
+import io.riptide.cli.demo.LoopbackRiptide;
+import io.riptide.cli.demo.SampleSite;
 import io.riptide.dolr.server.NodeStatus;
 import io.riptide.dolr.server.OverlayServer;
-import io.riptide.dolr.server.ServerSettings;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
+import java.net.BindException;
+import java.net.URI;
+import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,29 +19,25 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code riptide demo}: a small overlay of real nodes over TCP on loopback, shown at work — it forms,
- * objects are published and located from every node, a node fails and lookups go on — and then keeps
- * running so other nodes can join it. The browser proxy, gateway and cache managers join this demo
- * with their issues.
+ * {@code riptide demo}: a whole small Riptide on loopback — storage nodes over real TCP, a gateway, a
+ * sample web site and the browser proxy — shown serving a page first from the origin, then from the
+ * overlay; then it keeps running so a person can point curl or a browser at it.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Starts a small Riptide overlay on loopback (real nodes over TCP) and shows it at work:",
-            "the overlay forms, objects are published and located from every node, a node fails and",
-            "lookups go on. Then it keeps running until Ctrl-C (or --duration), so you can join it",
-            "with 'riptide node --port 0 --join HOST:PORT'."})
+        description = {"Starts a small Riptide on loopback: overlay nodes (real TCP), a gateway, a sample web site and",
+            "the browser proxy on 127.0.0.1:3128. Shows a page served first from the origin, then from the overlay,",
+            "prints what to try, and keeps running until Ctrl-C (or --duration)."})
 final class DemoCommand implements Callable<Integer> {
-    private static final long WAIT_SECONDS = 30;
-
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "8",
-            description = "Overlay nodes to start, 2 to 64 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "6",
+            description = "Storage nodes to start besides the gateway, 1 to 32 (default: ${DEFAULT-VALUE}).")
     private int nodes;
 
-    @Option(names = "--objects", paramLabel = "K", defaultValue = "5",
-            description = "Objects to publish and locate (default: ${DEFAULT-VALUE}).")
-    private int objects;
+    @Option(names = "--proxy-port", paramLabel = "P", defaultValue = "3128",
+            description = "Port of the browser proxy; if it is taken a free one is used (default: ${DEFAULT-VALUE}).")
+    private int proxyPort;
 
     @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "0s", converter = DurationConverter.class,
             description = "How long to keep running after the tour, e.g. 30s; 0s runs until Ctrl-C (default: ${DEFAULT-VALUE}).")
@@ -61,33 +49,23 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (nodes < 2 || nodes > 64) {
-            throw new ParameterException(spec.commandLine(), "--nodes must be between 2 and 64, got " + nodes);
+        if (nodes < 1 || nodes > 32) {
+            throw new ParameterException(spec.commandLine(), "--nodes must be between 1 and 32, got " + nodes);
         }
-        if (objects < 1 || objects > 1000) {
-            throw new ParameterException(spec.commandLine(), "--objects must be between 1 and 1000, got " + objects);
+        if (proxyPort < 0 || proxyPort > 0xffff) {
+            throw new ParameterException(spec.commandLine(), "--proxy-port must be between 0 and 65535, got " + proxyPort);
         }
         if (statusEvery.isZero() || statusEvery.isNegative()) {
             throw new ParameterException(spec.commandLine(), "--status-every must be longer than zero");
         }
         PrintWriter out = spec.commandLine().getOut();
-        // Faster maintenance than the defaults, so failures are noticed within the demo's patience.
-        DolrConfig config = DolrConfig.defaults().withMaintenance(Duration.ofMillis(500), Duration.ofSeconds(2),
-                Duration.ofSeconds(3), Duration.ofSeconds(2));
-        EventLoopGroup group = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors() * 2));
-        List<OverlayServer> servers = new ArrayList<>();
+        long start = System.nanoTime();
+        say(out, "Starting a small Riptide on loopback: " + nodes + " storage nodes, a gateway and the browser proxy...");
         CountDownLatch stop = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stop.countDown();
-            closeAll(servers, group);
-        }, "riptide-demo-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            tour(out, config, group, servers);
-            say(out, "");
-            say(out, "The overlay keeps running. Join it from another terminal:");
-            say(out, "  ./riptide node --port 0 --join " + servers.get(0).address());
-            say(out, duration.isZero() ? "Stop with Ctrl-C." : "Stopping in " + duration.toSeconds() + " s.");
+        try (SampleSite site = new SampleSite(0); LoopbackRiptide riptide = startRiptide(out)) {
+            Thread hook = new Thread(stop::countDown, "riptide-demo-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            tour(out, site, riptide, start);
             long end = duration.isZero() ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
             while (System.nanoTime() < end) {
                 long wait = Math.min(statusEvery.toNanos(), end - System.nanoTime());
@@ -95,151 +73,90 @@ final class DemoCommand implements Callable<Integer> {
                     break;
                 }
                 if (System.nanoTime() < end) {
-                    printOverlayStatus(out, servers);
+                    printStatus(out, riptide);
                 }
             }
-            return 0;
-        } finally {
-            closeAll(servers, group);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
-                // The hook is already running; it closes the same servers.
+                // Ctrl-C: the JVM is already stopping; closing below still runs.
             }
+        } finally {
             say(out, "demo stopped");
         }
+        return 0;
     }
 
-    private void tour(PrintWriter out, DolrConfig config, EventLoopGroup group, List<OverlayServer> servers) throws Exception {
-        SecureRandom random = new SecureRandom();
-        long start = System.nanoTime();
-        say(out, "Starting " + nodes + " overlay nodes on 127.0.0.1 (each proves its key on every connection)...");
-        for (int i = 0; i < nodes; i++) {
-            ServerSettings settings = ServerSettings.of(SigningKey.generate(random), new NodeAddress("127.0.0.1", 0)).withDolr(config);
-            if (i > 0) {
-                settings = settings.joining(servers.get(0).address());
+    private LoopbackRiptide startRiptide(PrintWriter out) throws InterruptedException {
+        try {
+            return new LoopbackRiptide(nodes, proxyPort);
+        } catch (RuntimeException e) {
+            if (proxyPort != 0 && causedBy(e, BindException.class)) {
+                say(out, "Port " + proxyPort + " is taken; the proxy takes a free port instead.");
+                return new LoopbackRiptide(nodes, 0);
             }
-            OverlayServer server = OverlayServer.start(settings, group);
-            servers.add(server);
-            if (i == 0 && !server.awaitJoined(Duration.ofSeconds(WAIT_SECONDS))) {
-                throw new IllegalStateException("the first node did not start");
-            }
-            say(out, String.format("  node %-2d %s  %s", i, server.self().id().shortHex(), server.address()));
+            throw e;
         }
-        for (OverlayServer s : servers) {
-            if (!s.awaitJoined(Duration.ofSeconds(WAIT_SECONDS))) {
-                throw new IllegalStateException("node " + s.address() + " did not join within " + WAIT_SECONDS + " s");
-            }
-        }
-        int fullLeafSet = Math.min(nodes - 1, 2 * config.leafSetHalf());
-        awaitLeafSets(servers, fullLeafSet);
-        say(out, String.format("Overlay formed: %d nodes joined and every leaf set is complete after %d ms.", nodes,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+    }
 
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t) || (t.getMessage() != null && t.getMessage().contains("Address already in use"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void tour(PrintWriter out, SampleSite site, LoopbackRiptide riptide, long start) throws Exception {
+        for (OverlayServer s : riptide.storageNodes()) {
+            say(out, String.format("  node     %s  %s", s.self().id().shortHex(), s.address()));
+        }
+        say(out, String.format("  gateway  %s  %s  (provider key %s)", riptide.gateway().self().id().shortHex(),
+                riptide.gateway().address(), riptide.provider().publicKey()));
+        String proxy = "http://127.0.0.1:" + riptide.proxyAddress().getPort();
+        say(out, "  proxy    " + proxy + "  (status " + proxy + "/status, PAC " + proxy + "/proxy.pac)");
+        say(out, "  site     " + site.url("/") + "  (a sample page with a picture, a style sheet and a script)");
+        say(out, String.format("Ready after %d ms.", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
         say(out, "");
-        say(out, "Publishing " + objects + " objects (the GUID is the hash of a name; the holder publishes pointers toward its root)...");
-        Id[] guids = new Id[objects];
-        for (int j = 0; j < objects; j++) {
-            String name = "http://example.org/riptide-demo/object-" + j;
-            guids[j] = Id.hash(name);
-            OverlayServer holder = servers.get(j % nodes);
-            holder.storeReplica(guids[j], name.getBytes(StandardCharsets.UTF_8)).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            say(out, String.format("  %s  %s  held by node %d", guids[j].shortHex(), name, j % nodes));
+        URI page = URI.create(site.url("/index.html"));
+        say(out, "Fetching " + page + " through the proxy:");
+        HttpResponse<byte[]> first = riptide.fetch(page);
+        say(out, "  first:  " + describe(first) + "  <- from the origin; the proxy hinted the gateway to insert it");
+        if (riptide.makeHit(page, Duration.ofSeconds(15))) {
+            say(out, "  again:  " + describe(riptide.fetch(page)) + "  <- from the overlay, signature and digest verified");
+        } else {
+            say(out, "  again:  still from the origin after 15 s (the gateway did not insert it; see the gateway's log)");
         }
-        Thread.sleep(1000); // lets the publishes reach their roots before anyone looks
         say(out, "");
-        say(out, "Locating every object from every node:");
-        locateAll(out, servers, guids);
-
-        if (nodes >= 4) {
-            int victim = nodes - 1;
-            while (victim > 0 && holdsAny(victim, objects)) {
-                victim--;
-            }
-            if (victim > 0) {
-                say(out, "");
-                say(out, "Stopping node " + victim + " (" + servers.get(victim).self().id().shortHex() + ") without warning...");
-                OverlayServer dead = servers.remove(victim);
-                dead.close();
-                awaitLeafSets(servers, Math.min(servers.size() - 1, 2 * config.leafSetHalf()));
-                say(out, "The others noticed and repaired their leaf sets. Locating again from the " + servers.size() + " survivors:");
-                locateAll(out, servers, guids);
-            }
-        }
+        say(out, "Try it yourself (each URL misses once, then hits):");
+        say(out, "  curl -s -o /dev/null -D - -x " + proxy + " " + site.url("/style.css"));
+        say(out, "  open " + proxy + "/status in a browser, or point one at " + proxy + "/proxy.pac and visit " + site.url("/"));
+        say(out, "  ./riptide inspect " + page + " --join " + riptide.storageNodes().get(0).address()
+                + " --provider " + riptide.provider().publicKey());
+        say(out, "  ./riptide node --port 0 --join " + riptide.storageNodes().get(0).address() + "   (adds a node)");
+        say(out, duration.isZero() ? "Stop with Ctrl-C." : "Stopping in " + duration.toSeconds() + " s.");
     }
 
-    private boolean holdsAny(int index, int objectCount) {
-        return index < objectCount || objectCount >= nodes;
+    private static String describe(HttpResponse<byte[]> r) {
+        return r.statusCode() + ", " + r.body().length + " bytes, Cache-Status: " + r.headers().firstValue("Cache-Status").orElse("(none)");
     }
 
-    private static void locateAll(PrintWriter out, List<OverlayServer> servers, Id[] guids) throws Exception {
-        int found = 0;
-        int total = 0;
-        for (Id guid : guids) {
-            long[] micros = new long[servers.size()];
-            int[] hops = new int[servers.size()];
-            int ok = 0;
-            for (int i = 0; i < servers.size(); i++) {
-                LocateResult r = servers.get(i).locate(guid).get(WAIT_SECONDS, TimeUnit.SECONDS);
-                total++;
-                if (r.found()) {
-                    ok++;
-                    found++;
-                }
-                micros[i] = r.elapsedNanos() / 1000;
-                hops[i] = Math.max(0, r.hops());
-            }
-            Arrays.sort(micros);
-            say(out, String.format("  %s  found from %d/%d nodes, median %.2f ms, mean %.1f hops", guid.shortHex(), ok,
-                    servers.size(), micros[micros.length / 2] / 1000.0, Arrays.stream(hops).average().orElse(0)));
-        }
-        say(out, String.format("  => found %d of %d lookups", found, total));
-    }
-
-    private static void awaitLeafSets(List<OverlayServer> servers, int size) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (System.nanoTime() < deadline) {
-            boolean all = true;
-            for (OverlayServer s : servers) {
-                NodeStatus st = s.status().get(WAIT_SECONDS, TimeUnit.SECONDS);
-                all &= st.leafSetSize() == size;
-            }
-            if (all) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("leaf sets did not settle within " + WAIT_SECONDS + " s");
-    }
-
-    private static void printOverlayStatus(PrintWriter out, List<OverlayServer> servers) {
-        long in = 0;
-        long sent = 0;
+    private static void printStatus(PrintWriter out, LoopbackRiptide riptide) {
         int replicas = 0;
-        int pointers = 0;
-        for (OverlayServer s : servers) {
+        long messages = 0;
+        for (OverlayServer s : riptide.all()) {
             try {
-                NodeStatus st = s.status().get(WAIT_SECONDS, TimeUnit.SECONDS);
-                in += st.transport().messagesReceived();
-                sent += st.transport().messagesSent();
+                NodeStatus st = s.status().get(5, TimeUnit.SECONDS);
                 replicas += st.replicas();
-                pointers += st.pointers();
+                messages += st.transport().messagesReceived();
             } catch (Exception e) {
                 // A node that is busy or closing is left out of this line.
             }
         }
-        say(out, String.format("status: %d nodes, %d replicas, %d pointers, messages in %d out %d", servers.size(), replicas,
-                pointers, in, sent));
-    }
-
-    private static void closeAll(List<OverlayServer> servers, EventLoopGroup group) {
-        synchronized (servers) {
-            for (OverlayServer s : servers) {
-                s.close();
-            }
-            servers.clear();
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-        }
+        var stats = riptide.proxy().server().stats();
+        say(out, String.format("status: proxy hits %d, misses %d, bypasses %d; overlay %d nodes, %d replicas, %d messages",
+                stats.hits(), stats.misses(), stats.bypasses(), riptide.all().size(), replicas, messages));
     }
 
     private static void say(PrintWriter out, String line) {

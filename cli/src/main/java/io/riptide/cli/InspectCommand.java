@@ -56,9 +56,10 @@ final class InspectCommand implements Callable<Integer> {
     @Option(names = "--join", paramLabel = "HOST:PORT", required = true, description = "A member of the overlay to join through.")
     private String join;
 
-    @Option(names = "--provider", paramLabel = "FILE", required = true,
-            description = "The provider's key file (only its public part is used): objects are named and verified under it.")
-    private Path providerFile;
+    @Option(names = "--provider", paramLabel = "KEY", required = true,
+            description = {"The provider: its key file (only the public part is used), or its public key as ed25519:BASE64",
+                "(as `riptide gateway` prints it). Objects are named and verified under it."})
+    private String providerKey;
 
     @Option(names = "--variant", paramLabel = "KEY", defaultValue = "",
             description = "The variant key for responses that Vary, e.g. accept-encoding=gzip (default: none).")
@@ -86,7 +87,16 @@ final class InspectCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--join: " + e.getMessage());
         }
-        PublicKey provider = KeyFiles.load(providerFile, "--provider", spec.commandLine()).publicKey();
+        PublicKey provider;
+        if (providerKey.startsWith("ed25519:")) {
+            try {
+                provider = PublicKey.parse(providerKey);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--provider: " + e.getMessage());
+            }
+        } else {
+            provider = KeyFiles.load(Path.of(providerKey), "--provider", spec.commandLine()).publicKey();
+        }
         Id guid = ObjectNames.objectGuid(provider, canonical.value(), variant);
         GatewayClient[] client = new GatewayClient[1];
         try (OverlayServer node = OverlayServer.start(ServerSettings.of(io.riptide.core.crypto.SigningKey.generate(new SecureRandom()),

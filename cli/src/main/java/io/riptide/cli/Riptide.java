@@ -38,6 +38,7 @@ public final class Riptide implements Runnable {
         root.addSubcommand("demo", new DemoCommand());
         root.addSubcommand("gateway", new GatewayCommand());
         root.addSubcommand("inspect", new InspectCommand());
+        root.addSubcommand("proxy", new io.riptide.proxy.ProxyMain());
         root.addSubcommand("bench", new CommandLine(new BenchCommand())
                 .addSubcommand("insert", new BenchCommand.Insert(stderrIsTerminal))
                 .addSubcommand("proxy-overhead", new BenchCommand.ProxyOverhead(stderrIsTerminal, ProxyFactory::passThrough,

@@ -1,116 +1,53 @@
 package io.riptide.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
-import io.riptide.cli.bench.PlaceholderProxy;
-import java.awt.Color;
-import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import io.riptide.cli.demo.LoopbackRiptide;
+import io.riptide.cli.demo.SampleSite;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A real browser loads a page with an image, a stylesheet and a script through a proxy: the page's own script
- * confirms the image decoded and the stylesheet applied. The proxy is the test stand-in until the browser proxy
- * lands; the helper is what the browser proxy's own tests will use.
+ * A real browser (headless Chromium) loads a page with an image, a style sheet and a script through
+ * Riptide's browser proxy: completely the first time, from the origin; and completely the second time
+ * with none of those resources reaching the origin, because the overlay served them.
  */
-@Timeout(120)
+@Timeout(180)
 class BrowserThroughProxyTest {
-    private static final String PAGE = """
-            <!DOCTYPE html>
-            <html><head><title>riptide proxy test</title><link rel="stylesheet" href="/style.css">
-            <script src="/app.js"></script></head>
-            <body><h1>Through the proxy</h1><div id="box">box</div><img src="/pixel.png" alt="pixel"></body></html>
-            """;
-    private static final String CSS = "#box { width: 123px; background: #0a7; color: white; }\n";
-    // Runs on window load, after the image and the stylesheet; writes the marker only if both really arrived.
-    private static final String SCRIPT = """
-            window.addEventListener('load', function () {
-              var img = document.images[0];
-              var styled = getComputedStyle(document.getElementById('box')).width === '123px';
-              document.body.dataset.loaded = (img.complete && img.naturalWidth > 0 && styled) ? 'yes' : 'no';
-            });
-            """;
-
-    private final Set<String> originSaw = ConcurrentHashMap.newKeySet();
-    private HttpServer origin;
-    private PlaceholderProxy proxy;
-    private InetSocketAddress proxyAddress;
-
-    @BeforeEach
-    void start() throws Exception {
-        Map<String, Object[]> files = Map.of(
-                "/index.html", new Object[] {"text/html; charset=utf-8", PAGE.getBytes(StandardCharsets.UTF_8)},
-                "/style.css", new Object[] {"text/css", CSS.getBytes(StandardCharsets.UTF_8)},
-                "/app.js", new Object[] {"text/javascript", SCRIPT.getBytes(StandardCharsets.UTF_8)},
-                "/pixel.png", new Object[] {"image/png", png()});
-        origin = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
-        origin.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            originSaw.add(path);
-            Object[] file = files.get(path);
-            if (file == null) {
-                exchange.sendResponseHeaders(404, -1);
-            } else {
-                exchange.getResponseHeaders().add("Content-Type", (String) file[0]);
-                byte[] body = (byte[]) file[1];
-                exchange.sendResponseHeaders(200, body.length);
-                exchange.getResponseBody().write(body);
-            }
-            exchange.close();
-        });
-        origin.start();
-        proxy = new PlaceholderProxy();
-        proxyAddress = proxy.start();
-    }
-
-    @AfterEach
-    void stop() {
-        proxy.close();
-        origin.stop(0);
-    }
-
-    private String pageUrl() {
-        return "http://127.0.0.1:" + origin.getAddress().getPort() + "/index.html";
-    }
+    private static final List<String> RESOURCES = List.of("/index.html", "/style.css", "/app.js", "/pixel.png");
 
     @Test
-    void thePageLoadsWithItsImageStylesheetAndScriptThroughTheProxy() throws Exception {
-        HeadlessChromium chromium = HeadlessChromium.throughProxy(proxyAddress, Duration.ofSeconds(60));
-        String dom = chromium.dumpDom(pageUrl());
-        assertTrue(dom.contains("data-loaded=\"yes\""), dom);
-        assertTrue(originSaw.containsAll(List.of("/index.html", "/style.css", "/app.js", "/pixel.png")), originSaw.toString());
-        // Every origin request came through the proxy: the browser never bypassed it for loopback.
-        assertTrue(proxy.relayed() >= 4, "proxy relayed " + proxy.relayed());
-        Path shot = Path.of("target", "chromium", "page-through-proxy.png");
-        Files.deleteIfExists(shot);
-        chromium.screenshot(pageUrl(), shot);
-        assertTrue(Files.size(shot) > 1000, "screenshot of " + Files.size(shot) + " bytes");
-    }
-
-    private static byte[] png() throws IOException {
-        BufferedImage image = new BufferedImage(40, 20, BufferedImage.TYPE_INT_RGB);
-        for (int x = 0; x < 40; x++) {
-            for (int y = 0; y < 20; y++) {
-                image.setRGB(x, y, (x < 20 ? Color.ORANGE : Color.BLUE).getRGB());
+    void thePageLoadsCompletelyAndTheSecondLoadComesFromTheOverlay() throws Exception {
+        try (SampleSite site = new SampleSite(0); LoopbackRiptide riptide = new LoopbackRiptide(3, 0)) {
+            HeadlessChromium chromium = HeadlessChromium.throughProxy(riptide.proxyAddress(), Duration.ofSeconds(60));
+            String page = site.url("/index.html");
+            String dom = chromium.dumpDom(page);
+            assertTrue(dom.contains("data-loaded=\"yes\""), "the image decoded and the style sheet applied:\n" + dom);
+            for (String path : RESOURCES) {
+                // The browser's request through the proxy, and perhaps already the gateway's fetch to insert it.
+                assertTrue(site.requests(path) >= 1, path + " came from the origin the first time");
             }
+            // The first load's misses asked the gateway to insert each resource; wait until the overlay has them all.
+            for (String path : RESOURCES) {
+                assertTrue(riptide.makeHit(URI.create(site.url(path)), Duration.ofSeconds(20)), path + " inserted");
+            }
+            int[] before = RESOURCES.stream().mapToInt(site::requests).toArray();
+            String again = chromium.dumpDom(page);
+            assertTrue(again.contains("data-loaded=\"yes\""), "the second load is complete too:\n" + again);
+            for (int i = 0; i < RESOURCES.size(); i++) {
+                assertEquals(before[i], site.requests(RESOURCES.get(i)), RESOURCES.get(i) + " was served from the overlay");
+            }
+            assertTrue(riptide.proxy().server().stats().hits() >= RESOURCES.size(), "the proxy counted the hits");
+            Path shot = Path.of("target", "chromium", "page-through-riptide.png");
+            Files.deleteIfExists(shot);
+            chromium.screenshot(page, shot);
+            assertTrue(Files.size(shot) > 1000, "screenshot of " + Files.size(shot) + " bytes");
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ImageIO.write(image, "png", out);
-        return out.toByteArray();
     }
 }

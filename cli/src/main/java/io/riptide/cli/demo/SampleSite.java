@@ -50,6 +50,7 @@ public final class SampleSite implements AutoCloseable {
 
     private final HttpServer server;
     private final AtomicInteger requests = new AtomicInteger();
+    private final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> byPath = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Starts the site on {@code port} of 127.0.0.1 (0: any free port). */
     public SampleSite(int port) throws IOException {
@@ -62,6 +63,7 @@ public final class SampleSite implements AutoCloseable {
 
     private void serve(HttpExchange exchange) throws IOException {
         requests.incrementAndGet();
+        byPath.computeIfAbsent(exchange.getRequestURI().getPath(), p -> new AtomicInteger()).incrementAndGet();
         Resource r = RESOURCES.get(exchange.getRequestURI().getPath());
         byte[] body = r == null ? "not found\n".getBytes(StandardCharsets.UTF_8) : r.body();
         exchange.getResponseHeaders().add("Content-Type", r == null ? "text/plain" : r.type());
@@ -79,6 +81,12 @@ public final class SampleSite implements AutoCloseable {
     /** Requests that reached the site so far. */
     public int requests() {
         return requests.get();
+    }
+
+    /** Requests for {@code path} that reached the site so far. */
+    public int requests(String path) {
+        AtomicInteger n = byPath.get(path);
+        return n == null ? 0 : n.get();
     }
 
     @Override
