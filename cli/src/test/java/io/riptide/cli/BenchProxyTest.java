@@ -73,15 +73,16 @@ class BenchProxyTest {
     }
 
     @Test
-    void proxyOverheadWithoutTheBrowserProxyStillMeasuresDirectAndSaysWhy() throws Exception {
+    void proxyOverheadMeasuresRiptidesProxyInPassThroughMode() throws Exception {
         CliRun cli = new CliRun();
-        assertEquals(0, cli.run("bench", "proxy-overhead", "--out", dir.toString(), "--requests", "5"), cli.err());
-        assertTrue(cli.err().contains("proxy not measured, its figures are null: browser proxy not built yet"), cli.err());
+        assertEquals(0, cli.run("bench", "proxy-overhead", "--out", dir.toString(), "--requests", "20"), cli.err());
         JsonNode json = result();
-        assertEquals("unavailable", json.get("proxy").asText());
-        assertTrue(json.get("rows").get(0).get("proxy_p50_ms").isNull(), json.toString());
-        assertTrue(json.get("rows").get(0).get("direct_p50_ms").asDouble() > 0, json.toString());
-        assertEquals(false, json.get("target_met").asBoolean());
+        assertEquals("riptide proxy (pass-through)", json.get("proxy").asText());
+        for (JsonNode row : json.get("rows")) {
+            assertTrue(row.get("proxy_p50_ms").asDouble() > 0, row.toString());
+            assertTrue(row.get("proxy_added_p50_ms").isNumber(), row.toString());
+        }
+        assertTrue(json.get("target_met").isBoolean());
     }
 
     @Test
@@ -99,10 +100,13 @@ class BenchProxyTest {
     }
 
     @Test
-    void hitThroughputWithoutTheBrowserProxyFailsAndSaysWhy() {
+    void hitThroughputServesOverlayHitsThroughRiptidesProxy() throws Exception {
         CliRun cli = new CliRun();
-        assertEquals(1, cli.run("bench", "hit-throughput", "--out", dir.toString(), "--seconds", "1"));
-        assertTrue(cli.err().contains("browser proxy not built yet"), cli.err());
+        assertEquals(0, cli.run("bench", "hit-throughput", "--out", dir.toString(), "--seconds", "1", "--connections", "8"), cli.err());
+        JsonNode json = result();
+        assertEquals("riptide proxy (overlay hits)", json.get("proxy").asText());
+        assertTrue(json.get("rps_1k").asDouble() > 0 && json.get("rps_10k").asDouble() > 0, json.toString());
+        assertEquals(0, json.get("origin_requests_during_load").asLong(), "every request was an overlay hit: " + json);
     }
 
     @Test
