@@ -72,12 +72,17 @@ public final class SimulatedOverlay {
 
     /** Starts a node at {@code vertex} with a random ID and has it join now (or found the overlay, if first). */
     public OverlayNode add(int vertex) {
+        return add(vertex, node -> apps.apply(vertex));
+    }
+
+    /** Starts a node at {@code vertex} running the agent {@code app} makes for it, and has it join now. */
+    public OverlayNode add(int vertex, java.util.function.Function<OverlayNode, OverlayApplication> app) {
         byte[] idBytes = new byte[Id.BYTES];
         random.nextBytes(idBytes);
         Id id = Id.fromBytes(idBytes);
         OverlayNode[] holder = new OverlayNode[1];
         network.start(id, vertex, env -> {
-            holder[0] = new OverlayNode(env, config, apps.apply(vertex));
+            holder[0] = new OverlayNode(env, config, app);
             return holder[0];
         });
         OverlayNode node = holder[0];

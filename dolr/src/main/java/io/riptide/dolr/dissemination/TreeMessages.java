@@ -1,0 +1,59 @@
+package io.riptide.dolr.dissemination;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.location.LocationMessages;
+import java.util.List;
+
+/** The messages of dissemination trees: attaching, detaching, and what flows down from the root. */
+public final class TreeMessages {
+    /** Deepest tree a path may describe. */
+    public static final int MAX_DEPTH = 64;
+
+    private TreeMessages() {
+    }
+
+    /** A replica holder asks to become a child of the receiver in {@code guid}'s tree. */
+    public record Attach(Id guid) implements WireMessage {
+    }
+
+    /**
+     * The answer to {@link Attach}: accepted (with the parent's path from the root, itself last, and
+     * its current data if newer than the child's {@code stamp}), or refused (the asker is an ancestor,
+     * or the receiver is no member).
+     */
+    public record Attached(Id guid, boolean accepted, List<Id> path, long stamp, byte[] data) implements WireMessage {
+    }
+
+    /** A child leaves (its replica was evicted). */
+    public record Detach(Id guid) implements WireMessage {
+    }
+
+    /**
+     * New data for the object, flowing down from the root. {@code stamp} orders updates (a member
+     * ignores one not newer than what it holds); {@code path} is the sender's path from the root.
+     */
+    public record Update(Id guid, long stamp, List<Id> path, byte[] data) implements WireMessage {
+    }
+
+    /** The root's periodic "the tree is alive" with the current stamp; members that stop hearing it re-attach. */
+    public record Beat(Id guid, long stamp, List<Id> path) implements WireMessage {
+    }
+
+    /** Registers these messages in {@code codec} (tags 90–99). */
+    public static void register(MessageCodec codec) {
+        codec.register(90, Attach.class, (m, out) -> out.id(m.guid()), in -> new Attach(in.id()));
+        codec.register(91, Attached.class,
+                (m, out) -> out.id(m.guid()).bool(m.accepted()).list(m.path(), (w, id) -> w.id(id)).i64(m.stamp()).bytes(m.data()),
+                in -> new Attached(in.id(), in.bool(), in.list(MAX_DEPTH, r -> r.id()), in.i64(),
+                        in.bytes(LocationMessages.MAX_READ_BYTES)));
+        codec.register(92, Detach.class, (m, out) -> out.id(m.guid()), in -> new Detach(in.id()));
+        codec.register(93, Update.class,
+                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, id) -> w.id(id)).bytes(m.data()),
+                in -> new Update(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.id()), in.bytes(LocationMessages.MAX_READ_BYTES)));
+        codec.register(94, Beat.class,
+                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, id) -> w.id(id)),
+                in -> new Beat(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.id())));
+    }
+}
