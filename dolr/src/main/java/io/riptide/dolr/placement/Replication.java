@@ -11,6 +11,7 @@ import io.riptide.dolr.store.ReplicaStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -23,7 +24,7 @@ public final class Replication {
     private final Env env;
     private final ReplicaStore store;
     private final Placement.Reader reader;
-    private final Consumer<Id> publish;
+    private final BiConsumer<Id, NodeHandle> copied;
     private final Consumer<Id> drop;
     private final Duration deadline;
     private final int maxRemembered;
@@ -31,12 +32,12 @@ public final class Replication {
     // Who asked for each replica copied here (insertion order: the oldest is forgotten first).
     private final Map<Id, Id> askedBy = new LinkedHashMap<>();
 
-    public Replication(Env env, ReplicaStore store, Placement.Reader reader, Consumer<Id> publish, Consumer<Id> drop,
+    public Replication(Env env, ReplicaStore store, Placement.Reader reader, BiConsumer<Id, NodeHandle> copied, Consumer<Id> drop,
                        Duration deadline, int maxRemembered) {
         this.env = env;
         this.store = store;
         this.reader = reader;
-        this.publish = publish;
+        this.copied = copied;
         this.drop = drop;
         this.deadline = deadline;
         this.maxRemembered = maxRemembered;
@@ -75,7 +76,7 @@ public final class Replication {
             } else if (!store.put(r.guid(), result.data())) {
                 reply(from, r, false, "object larger than this node's store");
             } else {
-                publish.accept(r.guid());
+                copied.accept(r.guid(), result.replica()); // publish, and join the tree under the copy's source
                 remember(r.guid(), from.id());
                 reply(from, r, true, "replicated");
             }
