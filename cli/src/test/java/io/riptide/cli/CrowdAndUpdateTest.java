@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Over real TCP through the real browser proxy: a flash crowd for one URL makes the gateway fetch it
- * once; and a change at the origin reaches every replica through the object's dissemination tree.
+ * Over real TCP through the real browser proxy: a flash crowd for one URL makes the cache manager ask
+ * the gateway once, and the gateway fetch it once; and a change at the origin reaches every replica through the object's dissemination tree.
  */
 class CrowdAndUpdateTest {
     private static final String GATEWAY_AGENT = "Riptide-Gateway";
@@ -53,6 +53,10 @@ class CrowdAndUpdateTest {
             assertTrue(riptide.makeHit(url, Duration.ofSeconds(15)));
             Thread.sleep(500);
             assertEquals(1, gatewayFetches.get(), "the crowd's miss hints made the gateway fetch the document once");
+            long hints = riptide.cacheManager().call(n -> riptide.cacheManagerAgent().hints()).get(5, TimeUnit.SECONDS);
+            long requests = riptide.cacheManager().call(n -> riptide.cacheManagerAgent().gateway().sent()).get(5, TimeUnit.SECONDS);
+            assertTrue(hints >= 1, "the proxy's hints reached the cache manager");
+            assertEquals(1, requests, "which asked the gateway once");
         } finally {
             origin.stop(0);
         }

@@ -3,6 +3,9 @@ package io.riptide.proxy.cache;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.gateway.GatewayMessages.InsertRequest;
 import io.riptide.core.hint.HintMessages.LatencyHint;
+import io.riptide.core.hint.HintMessages.MissHint;
+import io.riptide.core.hint.HintMessages.StaleHint;
+import io.riptide.core.wire.WireMessage;
 import io.riptide.core.http.CacheControl;
 import io.riptide.core.http.CachedResponse;
 import io.riptide.core.http.CanonicalUrl;
@@ -200,7 +203,10 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         }
     }
 
-    /** A miss (or stale) hint: until cache managers exist, an insert request to the nearest gateway. */
+    /**
+     * A miss (or stale) hint to the nearest cache manager, which asks a gateway to insert (or re-check);
+     * where no cache manager runs, the access node sends the nearest gateway the insert request itself.
+     */
     private void hint(String url, boolean wasStale) {
         long now = System.nanoTime();
         synchronized (this) {
@@ -213,7 +219,10 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
                 hinted.remove(hinted.keySet().iterator().next());
             }
         }
-        overlay.anycast(ObjectNames.gatewayGuid(provider), new InsertRequest(0, url, Headers.EMPTY, wasStale), config.ttl());
+        Id guid = ObjectNames.objectGuid(provider, url, "");
+        WireMessage toManager = wasStale ? new StaleHint(url, guid, 0) : new MissHint(url, guid);
+        overlay.anycast(ObjectNames.cacheManagerGuid(provider), toManager, ObjectNames.gatewayGuid(provider),
+                new InsertRequest(0, url, Headers.EMPTY, wasStale), config.ttl());
     }
 
     /** Hits served from the overlay. */

@@ -1,6 +1,8 @@
 package io.riptide.cli.demo;
 
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.riptide.cachemanager.CacheManager;
+import io.riptide.cachemanager.CacheManagerConfig;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
@@ -30,7 +32,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A whole small Riptide on loopback, in one process: storage nodes over real TCP, a gateway with a
- * real origin fetcher, and the browser proxy reading through the overlay. The demo and the
+ * real origin fetcher, a cache manager taking the proxy's hints, and the browser proxy reading
+ * through the overlay. The demo and the
  * benchmarks run it.
  */
 public final class LoopbackRiptide implements AutoCloseable {
@@ -43,6 +46,8 @@ public final class LoopbackRiptide implements AutoCloseable {
     private final OriginFetcher fetcher;
     private final List<OverlayServer> nodes = new ArrayList<>();
     private final OverlayServer gateway;
+    private OverlayServer cacheManager;
+    private final CacheManager[] managerAgent = new CacheManager[1];
     private final Gateway[] gatewayAgent = new Gateway[1];
     private final RiptideProxy proxy;
     private final HttpClient browser;
@@ -65,6 +70,10 @@ public final class LoopbackRiptide implements AutoCloseable {
             gateway = OverlayServer.start(settings(random, first.address()).withApplication(n -> {
                 gatewayAgent[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, GatewayConfig.defaults()).apply(n);
                 return gatewayAgent[0];
+            }, DolrCodec.create()), group);
+            cacheManager = OverlayServer.start(settings(random, first.address()).withApplication(n -> {
+                managerAgent[0] = (CacheManager) CacheManager.factory(provider.publicKey(), CacheManagerConfig.defaults()).apply(n);
+                return managerAgent[0];
             }, DolrCodec.create()), group);
             for (OverlayServer s : all()) {
                 if (!s.awaitJoined(Duration.ofSeconds(20))) {
@@ -92,6 +101,9 @@ public final class LoopbackRiptide implements AutoCloseable {
         if (gateway != null) {
             all.add(gateway);
         }
+        if (cacheManager != null) {
+            all.add(cacheManager);
+        }
         return all;
     }
 
@@ -106,6 +118,16 @@ public final class LoopbackRiptide implements AutoCloseable {
     /** The gateway agent (use it on the gateway node's loop, e.g. through {@code gateway().call}). */
     public Gateway gatewayAgent() {
         return gatewayAgent[0];
+    }
+
+    /** The cache manager agent (use it on its node's loop, e.g. through {@code cacheManager().call}). */
+    public CacheManager cacheManagerAgent() {
+        return managerAgent[0];
+    }
+
+    /** The cache manager's node. */
+    public OverlayServer cacheManager() {
+        return cacheManager;
     }
 
     public SigningKey provider() {

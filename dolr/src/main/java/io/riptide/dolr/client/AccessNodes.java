@@ -159,9 +159,18 @@ public final class AccessNodes implements MessageHandler {
 
     /** Sends {@code payload} to the nearest provider of {@code service}, through the nearest access node. */
     public void anycast(Id service, WireMessage payload, int ttl) {
+        send(new ClientAnycast(service, ttl, payload));
+    }
+
+    /** As {@link #anycast}, falling back to {@code fallbackPayload} for {@code fallbackService} if {@code service} has no provider. */
+    public void anycast(Id service, WireMessage payload, Id fallbackService, WireMessage fallbackPayload, int ttl) {
+        send(new ClientAnycast(service, ttl, payload, fallbackService, fallbackPayload));
+    }
+
+    private void send(ClientAnycast anycast) {
         List<Access> nearest = active();
         if (!nearest.isEmpty()) {
-            env.send(nearest.get(0).node().address(), new ClientAnycast(service, ttl, payload));
+            env.send(nearest.get(0).node().address(), anycast);
         }
     }
 }

@@ -44,7 +44,12 @@ public final class AccessPoint {
 
     /** A client asks for an anycast (a hint or an insert request); its answer, if any, is not relayed. */
     public void onAnycast(ClientAnycast anycast) {
-        node.anycast(anycast.service(), anycast.payload(), Math.max(1, Math.min(anycast.ttl(), 64)), result -> { });
+        int ttl = Math.max(1, Math.min(anycast.ttl(), 64));
+        node.anycast(anycast.service(), anycast.payload(), ttl, result -> {
+            if (!result.found() && anycast.hasFallback()) {
+                node.anycast(anycast.fallbackService(), anycast.fallbackPayload(), ttl, fallback -> { });
+            }
+        });
     }
 
     /** Client reads answered. */

@@ -26,8 +26,21 @@ public final class ClientMessages {
         }
     }
 
-    /** Anycast {@code payload} to the nearest provider of {@code service} on my behalf; no answer is expected. */
-    public record ClientAnycast(Id service, int ttl, WireMessage payload) implements WireMessage {
+    /**
+     * Anycast {@code payload} to the nearest provider of {@code service} on my behalf; if there is none,
+     * anycast {@code fallbackPayload} to {@code fallbackService} instead (when given). No answer is
+     * expected.
+     */
+    public record ClientAnycast(Id service, int ttl, WireMessage payload, Id fallbackService, WireMessage fallbackPayload)
+            implements WireMessage {
+        /** An anycast without a fallback. */
+        public ClientAnycast(Id service, int ttl, WireMessage payload) {
+            this(service, ttl, payload, null, null);
+        }
+
+        public boolean hasFallback() {
+            return fallbackService != null && fallbackPayload != null;
+        }
     }
 
     /** Registers these messages in {@code codec} (tags 80–89). */
@@ -47,7 +60,16 @@ public final class ClientMessages {
                     return new ClientReadReply(id, guid, f == 0 ? null : FailureReason.values()[f - 1], in.u16(),
                             in.bytes(LocationMessages.MAX_READ_BYTES));
                 });
-        codec.register(82, ClientAnycast.class, (m, out) -> out.id(m.service()).u16(m.ttl()).message(codec, m.payload()),
-                in -> new ClientAnycast(in.id(), in.u16(), in.message(codec)));
+        codec.register(82, ClientAnycast.class, (m, out) -> {
+            out.id(m.service()).u16(m.ttl()).message(codec, m.payload()).bool(m.hasFallback());
+            if (m.hasFallback()) {
+                out.id(m.fallbackService()).message(codec, m.fallbackPayload());
+            }
+        }, in -> {
+            Id service = in.id();
+            int ttl = in.u16();
+            WireMessage payload = in.message(codec);
+            return in.bool() ? new ClientAnycast(service, ttl, payload, in.id(), in.message(codec)) : new ClientAnycast(service, ttl, payload);
+        });
     }
 }

@@ -69,6 +69,11 @@ public final class OverlayClient implements AutoCloseable {
         loop.execute(() -> access.anycast(service, payload, ttl));
     }
 
+    /** Anycasts {@code payload} to {@code service}, or {@code fallbackPayload} to {@code fallbackService} if it has no provider. */
+    public void anycast(Id service, WireMessage payload, Id fallbackService, WireMessage fallbackPayload, int ttl) {
+        loop.execute(() -> access.anycast(service, payload, fallbackService, fallbackPayload, ttl));
+    }
+
     /** The access nodes in use, nearest first. */
     public CompletableFuture<List<AccessNodes.Access>> accessNodes() {
         CompletableFuture<List<AccessNodes.Access>> f = new CompletableFuture<>();
