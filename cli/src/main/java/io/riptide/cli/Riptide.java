@@ -37,6 +37,7 @@ public final class Riptide implements Runnable {
         root.addSubcommand("node", new NodeCommand());
         root.addSubcommand("demo", new DemoCommand());
         root.addSubcommand("gateway", new GatewayCommand());
+        root.addSubcommand("cache-manager", new CacheManagerCommand());
         root.addSubcommand("inspect", new InspectCommand());
         root.addSubcommand("proxy", new io.riptide.proxy.ProxyMain());
         root.addSubcommand("bench", new CommandLine(new BenchCommand())

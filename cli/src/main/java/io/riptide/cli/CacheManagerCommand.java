@@ -1,0 +1,83 @@
+package io.riptide.cli;
+
+import io.riptide.cachemanager.CacheManager;
+import io.riptide.cachemanager.CacheManagerConfig;
+import io.riptide.cachemanager.replicas.PlacementPolicy;
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.server.OverlayServer;
+import io.riptide.dolr.server.ServerSettings;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code riptide cache-manager --provider KEY --port P --join HOST:PORT}: runs a cache manager for a campus network. */
+@Command(name = "cache-manager", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a cache manager: an overlay node that nearby browser proxies find by themselves (no",
+            "configuration) and whose hints it turns into action: inserts through the nearest gateway, replicas near",
+            "its users, more replicas for hot objects, monitors for objects that keep going stale. Stop with Ctrl-C."})
+final class CacheManagerCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--provider", paramLabel = "KEY", required = true,
+            description = "The provider whose objects to manage: its key file, or its public key as ed25519:BASE64.")
+    private String provider;
+
+    @Mixin
+    private OverlayOptions overlay;
+
+    @Option(names = "--node-key", paramLabel = "FILE",
+            description = "The node's own key, which fixes its node ID (default: a new key for this run only).")
+    private Path nodeKey;
+
+    @Option(names = "--placement", paramLabel = "POLICY", defaultValue = "CLIMB",
+            description = "Where slow hits get replicas: LOCAL (on this node) or CLIMB (k hops up the object's tree) (default: ${DEFAULT-VALUE}).")
+    private PlacementPolicy placement;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        NodeAddress listen = overlay.listen();
+        NodeAddress bootstrap = overlay.bootstrap();
+        PublicKey providerKey;
+        if (provider.startsWith("ed25519:")) {
+            try {
+                providerKey = PublicKey.parse(provider);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--provider: " + e.getMessage());
+            }
+        } else {
+            providerKey = KeyFiles.load(Path.of(provider), "--provider", spec.commandLine()).publicKey();
+        }
+        SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
+                : KeyFiles.loadOrCreate(nodeKey, "--node-key", spec.commandLine(), out, "the node's ID");
+        CacheManagerConfig config = CacheManagerConfig.defaults();
+        config = config.withPlacement(placement, config.climb());
+        CacheManager[] manager = new CacheManager[1];
+        CacheManagerConfig finalConfig = config;
+        OverlayServer server;
+        try {
+            server = OverlayServer.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {
+                manager[0] = (CacheManager) CacheManager.factory(providerKey, finalConfig).apply(n);
+                return manager[0];
+            }, DolrCodec.create()));
+        } catch (UncheckedIOException e) {
+            spec.commandLine().getErr().println("riptide cache-manager: " + e.getCause().getMessage());
+            return 1;
+        }
+        RunningNode.run("cache-manager", server, bootstrap, overlay.statusEvery(), out,
+                () -> String.format("hints %d, insert requests %d", manager[0].hints(), manager[0].gateway().sent()));
+        return 0;
+    }
+}
