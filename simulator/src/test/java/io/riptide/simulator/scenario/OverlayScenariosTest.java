@@ -55,4 +55,25 @@ class OverlayScenariosTest {
         assertEquals(1.0, json.get("lookup_success_after_repair").asDouble());
         assertTrue(Files.size(dir.resolve("churn/repair.png")) > 1000);
     }
+    @Test
+    void placementLoadWritesItsContractAndIsDeterministic() throws Exception {
+        Map<String, String> options = Map.of("nodes", "300", "hosts-per-stub", "30", "client-stubs", "3",
+                "clients-per-stub", "10", "window-s", "20", "settle-s", "30");
+        JsonNode json = run(new PlacementLoadScenario(), "pa", options);
+        run(new PlacementLoadScenario(), "pb", options);
+        assertArrayEquals(Files.readAllBytes(dir.resolve("pa/result.json")), Files.readAllBytes(dir.resolve("pb/result.json")));
+        for (String field : new String[] {"max_node_requests_local", "max_node_requests_climb", "replicas_local", "replicas_climb"}) {
+            assertTrue(json.get(field).asLong() > 0, field + " in " + json);
+        }
+        assertTrue(json.get("target_met").isBoolean());
+        // Both runs replay the same read stream, and every read finds the object.
+        assertEquals(json.get("reads_local").asLong(), json.get("reads_climb").asLong());
+        assertEquals(0, json.get("unanswered_local").asLong() + json.get("unanswered_climb").asLong(), json.toString());
+        assertEquals(3, json.get("replicas_local").asInt());
+        // Climbing spreads the load: more replicas answer, and the busiest answers less.
+        assertTrue(json.get("serving_nodes_climb").asInt() > json.get("serving_nodes_local").asInt(), json.toString());
+        assertTrue(json.get("max_node_requests_climb").asLong() < json.get("max_node_requests_local").asLong(), json.toString());
+        assertTrue(Files.size(dir.resolve("pa/requests-per-node.png")) > 1000);
+        assertTrue(Files.readString(dir.resolve("pa/requests-per-node.csv")).startsWith("placement,rank,vertex,stub,requests\n"));
+    }
 }
