@@ -5,6 +5,7 @@ import io.riptide.core.hint.HintMessages;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.dolr.bloom.BloomMessages;
 import io.riptide.dolr.client.ClientMessages;
+import io.riptide.dolr.dissemination.TreeMessages;
 import io.riptide.dolr.lease.LeaseMessages;
 import io.riptide.dolr.location.LocationMessages;
 import io.riptide.dolr.membership.MembershipMessages;
@@ -33,6 +34,7 @@ public final class DolrCodec {
         PlacementMessages.register(codec);
         LeaseMessages.register(codec);
         ClientMessages.register(codec);
+        TreeMessages.register(codec);
         GatewayMessages.register(codec);
         HintMessages.register(codec);
         return codec;

@@ -10,6 +10,13 @@ import io.riptide.dolr.bloom.BloomMessages.BloomAd;
 import io.riptide.dolr.bloom.BloomMessages.BloomPull;
 import io.riptide.dolr.bloom.LocalArea;
 import io.riptide.dolr.client.AccessPoint;
+import io.riptide.dolr.dissemination.Dissemination;
+import io.riptide.dolr.dissemination.TreeMessages.Attach;
+import io.riptide.dolr.dissemination.TreeMessages.Attached;
+import io.riptide.dolr.dissemination.TreeMessages.Beat;
+import io.riptide.dolr.dissemination.TreeMessages.Detach;
+import io.riptide.dolr.dissemination.TreeMessages.Update;
+import io.riptide.dolr.dissemination.TreeView;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
 import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.location.LocateResult;
@@ -86,6 +93,7 @@ public final class OverlayNode implements MessageHandler {
     private final Placement placement;
     private final Leases leases;
     private final AccessPoint access;
+    private final Dissemination dissemination;
     // Service GUIDs this node provides: located like replicas, never evicted.
     private final Set<Id> services = new LinkedHashSet<>();
     private long malformed;
@@ -142,12 +150,16 @@ public final class OverlayNode implements MessageHandler {
             public void onJoined() {
                 location.start();
                 localArea.start(config.bloomRefresh());
+                dissemination.start();
                 application().onJoined();
             }
         }, localArea::neighbours);
         this.placement = new Placement(env, forwarder, store,
                 (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
-                location::publish, config.locateDeadline().multipliedBy(2));
+                (guid, copiedFrom) -> {
+                    location.publish(guid);
+                    tree().join(guid, copiedFrom);
+                }, config.locateDeadline().multipliedBy(2));
         forwarder.handle(Join.class, membership);
         forwarder.handle(Publish.class, location.publishHandler());
         forwarder.handle(Locate.class, location.locateHandler());
@@ -155,6 +167,11 @@ public final class OverlayNode implements MessageHandler {
         this.leases = new Leases(env, forwarder, 100_000, config.locateDeadline());
         forwarder.handle(Claim.class, leases);
         this.access = new AccessPoint(this, 10_000);
+        this.dissemination = new Dissemination(env, config.heartbeatInterval(), 3, store::get, (guid, data) -> {
+            if (store.put(guid, data)) {
+                location.publish(guid);
+            }
+        });
         this.app = appFactory.apply(this);
         forwarder.fallback(new RouteHandler() {
             @Override
@@ -167,6 +184,10 @@ public final class OverlayNode implements MessageHandler {
                 application().deliver(m.key(), m.payload(), m.origin(), m.hops());
             }
         });
+    }
+
+    private Dissemination tree() {
+        return dissemination;
     }
 
     private OverlayApplication application() {
@@ -246,11 +267,13 @@ public final class OverlayNode implements MessageHandler {
     public void dropReplica(Id guid) {
         if (store.remove(guid)) {
             location.unpublish(guid);
+            dissemination.leave(guid);
         }
     }
 
     private void onEvicted(Id guid) {
         location.unpublish(guid);
+        dissemination.leave(guid);
     }
 
     /** Finds the nearest replica of {@code guid} within {@code ttl} hops, consulting Bloom filters first if {@code useBloom}. */
@@ -289,6 +312,32 @@ public final class OverlayNode implements MessageHandler {
     /** Creates a replica of {@code guid} {@code climb} hops up its routing tree from here. */
     public void place(Id guid, int climb, Consumer<PlaceResult> done) {
         placement.place(guid, climb, done);
+    }
+
+    // ---- dissemination trees ----------------------------------------------------------------------
+
+    /** This node holds the primary copy of {@code guid}: it becomes the root of the object's tree. */
+    public void startTree(Id guid, long stamp) {
+        dissemination.startTree(guid, stamp);
+    }
+
+    /** This node holds a replica of {@code guid} copied from {@code parent}: it joins the tree as its child. */
+    public void joinTree(Id guid, NodeHandle parent) {
+        dissemination.join(guid, parent);
+    }
+
+    /**
+     * At the root: {@code data} is the object's new content; stored here and pushed down the tree to
+     * every replica. {@code stamp} orders updates (members ignore one not newer than theirs). Returns
+     * false if this node is not the root of {@code guid}'s tree.
+     */
+    public boolean publishUpdate(Id guid, byte[] data, long stamp) {
+        return dissemination.publish(guid, data, stamp);
+    }
+
+    /** This node's place in {@code guid}'s tree, or null. */
+    public TreeView treeOf(Id guid) {
+        return dissemination.view(guid);
     }
 
     /** Sends an application message straight to another node. */
@@ -336,6 +385,16 @@ public final class OverlayNode implements MessageHandler {
             membership.onRowReply(from, reply);
         } else if (m instanceof Found found) {
             location.onFound(from, found);
+        } else if (m instanceof Attach attach) {
+            dissemination.onAttach(from, attach);
+        } else if (m instanceof Attached attached) {
+            dissemination.onAttached(from, attached);
+        } else if (m instanceof Update update) {
+            dissemination.onUpdate(from, update);
+        } else if (m instanceof Beat beat) {
+            dissemination.onBeat(from, beat);
+        } else if (m instanceof Detach detach) {
+            dissemination.onDetach(from, detach);
         } else if (m instanceof ClientRead read) {
             access.onRead(from, read);
         } else if (m instanceof ClientAnycast anycast) {

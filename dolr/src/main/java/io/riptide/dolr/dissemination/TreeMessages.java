@@ -1,6 +1,7 @@
 package io.riptide.dolr.dissemination;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.location.LocationMessages;
@@ -14,8 +15,8 @@ public final class TreeMessages {
     private TreeMessages() {
     }
 
-    /** A replica holder asks to become a child of the receiver in {@code guid}'s tree. */
-    public record Attach(Id guid) implements WireMessage {
+    /** A replica holder (holding data as new as {@code stamp}) asks to become a child of the receiver in {@code guid}'s tree. */
+    public record Attach(Id guid, long stamp) implements WireMessage {
     }
 
     /**
@@ -23,7 +24,7 @@ public final class TreeMessages {
      * its current data if newer than the child's {@code stamp}), or refused (the asker is an ancestor,
      * or the receiver is no member).
      */
-    public record Attached(Id guid, boolean accepted, List<Id> path, long stamp, byte[] data) implements WireMessage {
+    public record Attached(Id guid, boolean accepted, List<NodeHandle> path, long stamp, byte[] data) implements WireMessage {
     }
 
     /** A child leaves (its replica was evicted). */
@@ -34,26 +35,26 @@ public final class TreeMessages {
      * New data for the object, flowing down from the root. {@code stamp} orders updates (a member
      * ignores one not newer than what it holds); {@code path} is the sender's path from the root.
      */
-    public record Update(Id guid, long stamp, List<Id> path, byte[] data) implements WireMessage {
+    public record Update(Id guid, long stamp, List<NodeHandle> path, byte[] data) implements WireMessage {
     }
 
     /** The root's periodic "the tree is alive" with the current stamp; members that stop hearing it re-attach. */
-    public record Beat(Id guid, long stamp, List<Id> path) implements WireMessage {
+    public record Beat(Id guid, long stamp, List<NodeHandle> path) implements WireMessage {
     }
 
     /** Registers these messages in {@code codec} (tags 90–99). */
     public static void register(MessageCodec codec) {
-        codec.register(90, Attach.class, (m, out) -> out.id(m.guid()), in -> new Attach(in.id()));
+        codec.register(90, Attach.class, (m, out) -> out.id(m.guid()).i64(m.stamp()), in -> new Attach(in.id(), in.i64()));
         codec.register(91, Attached.class,
-                (m, out) -> out.id(m.guid()).bool(m.accepted()).list(m.path(), (w, id) -> w.id(id)).i64(m.stamp()).bytes(m.data()),
-                in -> new Attached(in.id(), in.bool(), in.list(MAX_DEPTH, r -> r.id()), in.i64(),
+                (m, out) -> out.id(m.guid()).bool(m.accepted()).list(m.path(), (w, h) -> w.handle(h)).i64(m.stamp()).bytes(m.data()),
+                in -> new Attached(in.id(), in.bool(), in.list(MAX_DEPTH, r -> r.handle()), in.i64(),
                         in.bytes(LocationMessages.MAX_READ_BYTES)));
         codec.register(92, Detach.class, (m, out) -> out.id(m.guid()), in -> new Detach(in.id()));
         codec.register(93, Update.class,
-                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, id) -> w.id(id)).bytes(m.data()),
-                in -> new Update(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.id()), in.bytes(LocationMessages.MAX_READ_BYTES)));
+                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, h) -> w.handle(h)).bytes(m.data()),
+                in -> new Update(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.handle()), in.bytes(LocationMessages.MAX_READ_BYTES)));
         codec.register(94, Beat.class,
-                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, id) -> w.id(id)),
-                in -> new Beat(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.id())));
+                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, h) -> w.handle(h)),
+                in -> new Beat(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.handle())));
     }
 }

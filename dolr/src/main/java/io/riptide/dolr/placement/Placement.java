@@ -12,6 +12,7 @@ import io.riptide.dolr.routing.RouteHandler;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.store.ReplicaStore;
 import java.time.Duration;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -30,16 +31,18 @@ public final class Placement implements RouteHandler {
     private final RouteForwarder forwarder;
     private final ReplicaStore store;
     private final Reader reader;
-    private final Consumer<Id> publish;
+    // Publishes the new replica and ties it into the object's tree under the replica it was copied from.
+    private final BiConsumer<Id, NodeHandle> placed;
     private final Duration deadline;
     private final PendingRequests<PlaceResult> requests;
 
-    public Placement(Env env, RouteForwarder forwarder, ReplicaStore store, Reader reader, Consumer<Id> publish, Duration deadline) {
+    public Placement(Env env, RouteForwarder forwarder, ReplicaStore store, Reader reader, BiConsumer<Id, NodeHandle> placed,
+                     Duration deadline) {
         this.env = env;
         this.forwarder = forwarder;
         this.store = store;
         this.reader = reader;
-        this.publish = publish;
+        this.placed = placed;
         this.deadline = deadline;
         this.requests = new PendingRequests<>(env);
     }
@@ -76,7 +79,7 @@ public final class Placement implements RouteHandler {
             } else if (!store.put(p.guid(), result.data())) {
                 reply(p, false, hops, "object larger than this node's store");
             } else {
-                publish.accept(p.guid());
+                placed.accept(p.guid(), result.replica());
                 reply(p, true, hops, "placed");
             }
         });

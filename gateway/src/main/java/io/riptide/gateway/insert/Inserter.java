@@ -337,7 +337,7 @@ public final class Inserter {
                         return;
                     }
                     CachedCopy updated = copy.withHeartbeat(heartbeat);
-                    node.storeReplica(guid, updated.toBytes());
+                    distribute(guid, updated.toBytes(), heartbeat.issuedAtMillis());
                     remember(updated);
                     finish(job, guid, version, Outcome.UNCHANGED, "content unchanged: version " + version + " confirmed", lifetime);
                 });
@@ -357,7 +357,7 @@ public final class Inserter {
                 finish(job, guid, version - 1, Outcome.ORIGIN_FAILED, "could not sign the object: " + error, lifetime);
                 return;
             }
-            if (!node.storeReplica(guid, copy.toBytes())) {
+            if (!distribute(guid, copy.toBytes(), Math.max(responseTime, env.wallClockMillis()))) {
                 finish(job, guid, version - 1, Outcome.NOT_CACHEABLE, "object larger than this gateway's store", lifetime);
                 return;
             }
@@ -367,6 +367,21 @@ public final class Inserter {
         if (!queued) {
             finish(job, guid, version - 1, Outcome.OVERLOADED, "gateway busy: the signing stage is full", lifetime);
         }
+    }
+
+    /**
+     * Stores new data for {@code guid} on this gateway and pushes it down the object's dissemination
+     * tree, whose root is the primary copy here; the first time, the tree is started.
+     */
+    private boolean distribute(Id guid, byte[] data, long stamp) {
+        if (node.publishUpdate(guid, data, stamp)) {
+            return true;
+        }
+        if (!node.storeReplica(guid, data)) {
+            return false;
+        }
+        node.startTree(guid, stamp);
+        return true;
     }
 
     private void remember(CachedCopy copy) {

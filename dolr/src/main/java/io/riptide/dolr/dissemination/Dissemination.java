@@ -1,0 +1,257 @@
+package io.riptide.dolr.dissemination;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.dolr.dissemination.TreeMessages.Attach;
+import io.riptide.dolr.dissemination.TreeMessages.Attached;
+import io.riptide.dolr.dissemination.TreeMessages.Beat;
+import io.riptide.dolr.dissemination.TreeMessages.Detach;
+import io.riptide.dolr.dissemination.TreeMessages.Update;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Dissemination trees: per object, every replica tied into a tree rooted at the primary copy.
+ * Updates and the root's beats flow down; a member that stops hearing beats re-attaches to its
+ * nearest live ancestor (each member knows its whole path to the root), and an attach that would
+ * make a loop (the asker is an ancestor of the receiver) is refused. A new replica attaches to the
+ * replica it copied from, which the overlay's location (Bloom filters first) found nearest, so
+ * parents tend to be in the child's own stub and each stub's outside link is crossed once.
+ */
+public final class Dissemination {
+    private final Env env;
+    private final Duration beat;
+    private final int missedBeats;
+    private final Function<Id, byte[]> read;
+    private final BiConsumer<Id, byte[]> write;
+    private final Map<Id, Tree> trees = new HashMap<>();
+
+    private static final class Tree {
+        boolean root;
+        NodeHandle parent;
+        List<NodeHandle> path = List.of();
+        final Map<Id, NodeHandle> children = new LinkedHashMap<>();
+        long stamp;
+        long lastHeard;
+        List<NodeHandle> candidates = List.of();
+    }
+
+    /**
+     * @param read  this node's copy of an object (null if none)
+     * @param write stores new data for an object received through the tree
+     */
+    public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, byte[]> read, BiConsumer<Id, byte[]> write) {
+        this.env = env;
+        this.beat = beat;
+        this.missedBeats = missedBeats;
+        this.read = read;
+        this.write = write;
+    }
+
+    /** Starts the beat and repair timer. */
+    public void start() {
+        env.periodic(beat, this::tick);
+    }
+
+    /** This node holds the primary copy of {@code guid}: it is the root of its tree. */
+    public void startTree(Id guid, long stamp) {
+        Tree t = trees.computeIfAbsent(guid, g -> new Tree());
+        t.root = true;
+        t.parent = null;
+        t.path = List.of();
+        t.stamp = Math.max(t.stamp, stamp);
+        t.lastHeard = env.nowNanos();
+    }
+
+    /** This node holds a replica of {@code guid} copied from {@code parent}: attach as its child. */
+    public void join(Id guid, NodeHandle parent) {
+        if (parent.id().equals(env.self().id())) {
+            return;
+        }
+        Tree t = trees.computeIfAbsent(guid, g -> new Tree());
+        if (t.root) {
+            return;
+        }
+        t.lastHeard = env.nowNanos();
+        t.candidates = List.of(parent);
+        env.send(parent.address(), new Attach(guid, t.stamp));
+    }
+
+    /** The replica of {@code guid} here is gone: leave its tree (children re-attach when beats stop). */
+    public void leave(Id guid) {
+        Tree t = trees.remove(guid);
+        if (t != null && t.parent != null) {
+            env.send(t.parent.address(), new Detach(guid));
+        }
+    }
+
+    /** At the root: new data for {@code guid}; stored here and pushed down. Returns false if this node is not its root. */
+    public boolean publish(Id guid, byte[] data, long stamp) {
+        Tree t = trees.get(guid);
+        if (t == null || !t.root) {
+            return false;
+        }
+        t.stamp = Math.max(t.stamp + 1, stamp);
+        write.accept(guid, data);
+        sendDown(guid, t, new Update(guid, t.stamp, pathBelow(t), data));
+        return true;
+    }
+
+    /** This node's place in {@code guid}'s tree, or null if it is no member. */
+    public TreeView view(Id guid) {
+        Tree t = trees.get(guid);
+        return t == null ? null : new TreeView(t.parent, t.path, List.copyOf(t.children.values()), t.stamp, t.root);
+    }
+
+    /** Trees this node belongs to. */
+    public int size() {
+        return trees.size();
+    }
+
+    private List<NodeHandle> pathBelow(Tree t) {
+        List<NodeHandle> p = new ArrayList<>(t.path);
+        p.add(env.self());
+        return p.size() > TreeMessages.MAX_DEPTH ? p.subList(p.size() - TreeMessages.MAX_DEPTH, p.size()) : p;
+    }
+
+    private void sendDown(Id guid, Tree t, io.riptide.core.wire.WireMessage message) {
+        for (NodeHandle child : t.children.values()) {
+            env.send(child.address(), message);
+        }
+    }
+
+    /** Someone asks to become a child. */
+    public void onAttach(NodeHandle from, Attach attach) {
+        Tree t = trees.get(attach.guid());
+        boolean ancestor = t != null && t.path.stream().anyMatch(h -> h.id().equals(from.id()));
+        if (t == null || ancestor || from.id().equals(env.self().id()) || (!t.root && t.parent == null)) {
+            env.send(from.address(), new Attached(attach.guid(), false, List.of(), 0, new byte[0]));
+            return;
+        }
+        t.children.put(from.id(), from);
+        byte[] data = t.stamp > attach.stamp() ? read.apply(attach.guid()) : null;
+        env.send(from.address(), new Attached(attach.guid(), true, pathBelow(t), t.stamp, data == null ? new byte[0] : data));
+    }
+
+    /** The answer to this node's attach. */
+    public void onAttached(NodeHandle from, Attached a) {
+        Tree t = trees.get(a.guid());
+        if (t == null || t.root) {
+            return;
+        }
+        if (!a.accepted()) {
+            tryNextCandidate(a.guid(), t, from);
+            return;
+        }
+        if (t.parent != null && !t.parent.id().equals(from.id())) {
+            env.send(t.parent.address(), new Detach(a.guid())); // moved to a new parent
+        }
+        t.parent = from;
+        t.path = a.path();
+        t.lastHeard = env.nowNanos();
+        t.candidates = List.of();
+        if (a.stamp() > t.stamp && a.data().length > 0) {
+            t.stamp = a.stamp();
+            write.accept(a.guid(), a.data());
+            sendDown(a.guid(), t, new Update(a.guid(), t.stamp, pathBelow(t), a.data()));
+        }
+    }
+
+    private void tryNextCandidate(Id guid, Tree t, NodeHandle refused) {
+        List<NodeHandle> rest = new ArrayList<>(t.candidates);
+        rest.removeIf(h -> h.id().equals(refused.id()));
+        t.candidates = rest;
+        if (!rest.isEmpty()) {
+            env.send(rest.get(0).address(), new Attach(guid, t.stamp));
+        }
+    }
+
+    /** A child left. */
+    public void onDetach(NodeHandle from, Detach d) {
+        Tree t = trees.get(d.guid());
+        if (t != null) {
+            t.children.remove(from.id());
+        }
+    }
+
+    /** New data from above. */
+    public void onUpdate(NodeHandle from, Update u) {
+        Tree t = trees.get(u.guid());
+        if (t == null || t.root || t.parent == null || !t.parent.id().equals(from.id())) {
+            return; // only a member's parent may send it updates
+        }
+        t.lastHeard = env.nowNanos();
+        t.path = u.path();
+        if (u.stamp() <= t.stamp) {
+            return; // never step back to an older version
+        }
+        t.stamp = u.stamp();
+        write.accept(u.guid(), u.data());
+        sendDown(u.guid(), t, new Update(u.guid(), t.stamp, pathBelow(t), u.data()));
+    }
+
+    /** The root's beat, relayed by the parent. */
+    public void onBeat(NodeHandle from, Beat b) {
+        Tree t = trees.get(b.guid());
+        if (t == null || t.root || t.parent == null || !t.parent.id().equals(from.id())) {
+            return;
+        }
+        t.lastHeard = env.nowNanos();
+        t.path = b.path();
+        if (b.stamp() > t.stamp) {
+            env.send(from.address(), new Attach(b.guid(), t.stamp)); // an update was lost: ask again
+        }
+        sendDown(b.guid(), t, new Beat(b.guid(), Math.max(t.stamp, b.stamp()), pathBelow(t)));
+    }
+
+    private void tick() {
+        long now = env.nowNanos();
+        long silence = beat.toNanos() * missedBeats;
+        for (Map.Entry<Id, Tree> e : trees.entrySet()) {
+            Id guid = e.getKey();
+            Tree t = e.getValue();
+            if (t.root) {
+                sendDown(guid, t, new Beat(guid, t.stamp, pathBelow(t)));
+            } else if (now - t.lastHeard > silence) {
+                reattach(guid, t);
+            }
+        }
+    }
+
+    /** The parent went quiet: try the ancestors, nearest first, then the old parent last. */
+    private void reattach(Id guid, Tree t) {
+        List<NodeHandle> candidates = new ArrayList<>();
+        for (int i = t.path.size() - 1; i >= 0; i--) {
+            NodeHandle h = t.path.get(i);
+            if (!h.id().equals(env.self().id()) && (t.parent == null || !h.id().equals(t.parent.id()))) {
+                candidates.add(h);
+            }
+        }
+        if (t.parent != null) {
+            candidates.add(t.parent);
+        }
+        t.lastHeard = env.nowNanos(); // one round of attempts per silence period
+        t.candidates = candidates;
+        attemptNext(guid, t, t.lastHeard);
+    }
+
+    /**
+     * Asks the next candidate; if no answer has moved the member on by the next beat (a dead
+     * candidate answers nothing), tries the one after it.
+     */
+    private void attemptNext(Id guid, Tree t, long round) {
+        if (t.candidates.isEmpty() || trees.get(guid) != t || t.lastHeard != round) {
+            return;
+        }
+        NodeHandle next = t.candidates.get(0);
+        t.candidates = t.candidates.subList(1, t.candidates.size());
+        env.send(next.address(), new Attach(guid, t.stamp));
+        env.schedule(beat, () -> attemptNext(guid, t, round));
+    }}
