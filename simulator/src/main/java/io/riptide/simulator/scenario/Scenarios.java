@@ -27,7 +27,8 @@ public final class Scenarios {
                 new TopologyScenario(),
                 new RoutingScaleScenario(),
                 new ChurnScenario(),
-                new PlacementLoadScenario()));
+                new PlacementLoadScenario(),
+                new DisseminationScenario()));
     }
 
     /** This set plus {@code scenario}. */
