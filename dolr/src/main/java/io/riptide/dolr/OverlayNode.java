@@ -51,6 +51,10 @@ import io.riptide.dolr.placement.PlaceResult;
 import io.riptide.dolr.placement.Placement;
 import io.riptide.dolr.placement.PlacementMessages.Place;
 import io.riptide.dolr.placement.PlacementMessages.Placed;
+import io.riptide.dolr.placement.PlacementMessages.Replicate;
+import io.riptide.dolr.placement.PlacementMessages.Replicated;
+import io.riptide.dolr.placement.PlacementMessages.Retire;
+import io.riptide.dolr.placement.Replication;
 import io.riptide.dolr.routing.HopSender;
 import io.riptide.dolr.routing.LeafSet;
 import io.riptide.dolr.routing.PeerTable;
@@ -91,6 +95,7 @@ public final class OverlayNode implements MessageHandler {
     private final LocalArea localArea;
     private final Location location;
     private final Placement placement;
+    private final Replication replication;
     private final Leases leases;
     private final AccessPoint access;
     private final Dissemination dissemination;
@@ -160,6 +165,12 @@ public final class OverlayNode implements MessageHandler {
                     location.publish(guid);
                     tree().join(guid, copiedFrom);
                 }, config.locateDeadline().multipliedBy(2));
+        this.replication = new Replication(env, store,
+                (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
+                (guid, copiedFrom) -> {
+                    location.publish(guid);
+                    tree().join(guid, copiedFrom);
+                }, this::dropReplica, config.locateDeadline().multipliedBy(2), 100_000);
         forwarder.handle(Join.class, membership);
         forwarder.handle(Publish.class, location.publishHandler());
         forwarder.handle(Locate.class, location.locateHandler());
@@ -265,6 +276,7 @@ public final class OverlayNode implements MessageHandler {
 
     /** Drops the replica of {@code guid} held here and withdraws its pointers. */
     public void dropReplica(Id guid) {
+        replication.forget(guid);
         if (store.remove(guid)) {
             location.unpublish(guid);
             dissemination.leave(guid);
@@ -272,6 +284,7 @@ public final class OverlayNode implements MessageHandler {
     }
 
     private void onEvicted(Id guid) {
+        replication.forget(guid);
         location.unpublish(guid);
         dissemination.leave(guid);
     }
@@ -312,6 +325,19 @@ public final class OverlayNode implements MessageHandler {
     /** Creates a replica of {@code guid} {@code climb} hops up its routing tree from here. */
     public void place(Id guid, int climb, Consumer<PlaceResult> done) {
         placement.place(guid, climb, done);
+    }
+
+    /**
+     * Asks {@code target} (any node; it need run no agent) to copy {@code guid} from its nearest
+     * replica and hold it: for agents that spread replicas over chosen nodes, such as a stub's.
+     */
+    public void replicateTo(NodeHandle target, Id guid, Consumer<PlaceResult> done) {
+        replication.replicateTo(target, guid, done);
+    }
+
+    /** Asks {@code target} to drop the replica of {@code guid} it copied at this node's asking ({@link #replicateTo}). */
+    public void retireAt(NodeHandle target, Id guid) {
+        replication.retireAt(target, guid);
     }
 
     // ---- dissemination trees ----------------------------------------------------------------------
@@ -413,6 +439,12 @@ public final class OverlayNode implements MessageHandler {
             localArea.onAd(from, ad);
         } else if (m instanceof Placed placed) {
             placement.onPlaced(from, placed);
+        } else if (m instanceof Replicate replicate) {
+            replication.onReplicate(from, replicate);
+        } else if (m instanceof Replicated replicated) {
+            replication.onReplicated(from, replicated);
+        } else if (m instanceof Retire retire) {
+            replication.onRetire(from, retire);
         } else if (m instanceof Routed || m instanceof Locate || m instanceof ObjectDelivery || m instanceof Hop) {
             malformed++; // overlay messages that must come wrapped in a hop
         } else {

@@ -7,6 +7,7 @@ import io.riptide.core.gateway.GatewayMessages.PublisherPush;
 import io.riptide.core.gateway.GatewayMessages.Waiter;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.PushMode;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.OverlayApplication;
@@ -29,19 +30,25 @@ public final class Gateway implements OverlayApplication {
     private final Monitors monitors;
     private final PushHandler push;
 
-    private Gateway(OverlayNode node, SigningKey provider, Origin origin, GatewayConfig config) {
+    private Gateway(OverlayNode node, SigningKey provider, Origin origin, GatewayConfig config, PushMode pushMode) {
         this.node = node;
         this.service = ObjectNames.gatewayGuid(provider.publicKey());
         Monitors[] monitorsRef = new Monitors[1];
         this.inserter = new Inserter(node, provider, origin, config, finished -> monitorsRef[0].onFinished(finished));
-        this.monitors = new Monitors(node.env(), config, inserter);
+        this.monitors = new Monitors(node.env(), config, inserter, pushMode);
         monitorsRef[0] = monitors;
         this.push = new PushHandler(node, config, inserter);
     }
 
     /** Makes the gateway for the node it runs on (see {@code ServerSettings.withApplication}). */
     public static Function<OverlayNode, OverlayApplication> factory(SigningKey provider, Origin origin, GatewayConfig config) {
-        return node -> new Gateway(node, provider, origin, config);
+        return factory(provider, origin, config, PushMode.NONE);
+    }
+
+    /** As {@link #factory(SigningKey, Origin, GatewayConfig)}, keeping URLs in {@code pushMode} current by pushes. */
+    public static Function<OverlayNode, OverlayApplication> factory(SigningKey provider, Origin origin, GatewayConfig config,
+                                                                    PushMode pushMode) {
+        return node -> new Gateway(node, provider, origin, config, pushMode);
     }
 
     /** The gateway running on {@code node}, if it runs one. */

@@ -18,6 +18,7 @@ import io.riptide.core.object.ObjectCertificate;
 import io.riptide.core.object.ObjectFormatException;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.PushMode;
 import io.riptide.core.object.Verification;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.stage.Stage;
@@ -44,6 +45,7 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     private final PublicKey provider;
     private final OverlayCacheConfig config;
     private final Clock clock;
+    private final PushMode pushMode;
     private final ObjectVerifier verifier;
     private final ServeRules rules = new ServeRules(new Freshness());
     private final Stage verify;
@@ -53,6 +55,12 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     private final LongAdder hits = new LongAdder();
 
     public OverlayCacheLookup(OverlayClient overlay, PublicKey provider, OverlayCacheConfig config, Clock clock) {
+        this(overlay, provider, config, clock, PushMode.NONE);
+    }
+
+    /** As above, serving URLs in {@code pushMode} while their newest heartbeat or update is recent enough. */
+    public OverlayCacheLookup(OverlayClient overlay, PublicKey provider, OverlayCacheConfig config, Clock clock, PushMode pushMode) {
+        this.pushMode = pushMode;
         this.overlay = overlay;
         this.provider = provider;
         this.config = config;
@@ -113,7 +121,9 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         Headers headers = cert.headers();
         Instant requestTime = Instant.ofEpochMilli(cert.requestTimeMillis());
         Instant responseTime = Instant.ofEpochMilli(cert.responseTimeMillis());
+        long newestSignal = cert.responseTimeMillis();
         if (copy.heartbeat().isPresent() && verifier.verifyHeartbeat(copy.heartbeat().get(), cert).ok()) {
+            newestSignal = Math.max(newestSignal, copy.heartbeat().get().issuedAtMillis());
             // A heartbeat is the provider saying "still current at t": as if revalidated then (RFC 9111 §4.3.4).
             Heartbeat hb = copy.heartbeat().get();
             Instant at = Instant.ofEpochMilli(hb.issuedAtMillis());
@@ -145,6 +155,14 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
                                 java.nio.charset.StandardCharsets.UTF_8));
             }
             default -> {
+                if (pushMode.covers(url.value()) && !CacheControl.ofRequest(request.headers()).noCache()
+                        && clock.millis() - newestSignal <= pushMode.bound().toMillis()) {
+                    // Push mode: the gateway vouched for this version less than the bound ago.
+                    hits.increment();
+                    Headers served = headers.without("Age").with("Age", Long.toString(Math.max(0, d.age().getSeconds())))
+                            .with("Cache-Status", "riptide; hit; detail=push");
+                    return LookupResult.hit(cert.statusCode(), cert.reasonPhrase(), served, copy.object().response().body());
+                }
                 boolean byRequest = CacheControl.ofRequest(request.headers()).maxAge().isPresent()
                         || CacheControl.ofRequest(request.headers()).minFresh().isPresent();
                 if (!byRequest) {

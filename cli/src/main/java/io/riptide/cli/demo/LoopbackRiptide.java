@@ -43,6 +43,7 @@ public final class LoopbackRiptide implements AutoCloseable {
     private final OriginFetcher fetcher;
     private final List<OverlayServer> nodes = new ArrayList<>();
     private final OverlayServer gateway;
+    private final Gateway[] gatewayAgent = new Gateway[1];
     private final RiptideProxy proxy;
     private final HttpClient browser;
 
@@ -61,8 +62,10 @@ public final class LoopbackRiptide implements AutoCloseable {
             for (int i = 1; i < storageNodes; i++) {
                 nodes.add(OverlayServer.start(settings(random, first.address()), group));
             }
-            gateway = OverlayServer.start(settings(random, first.address())
-                    .withApplication(Gateway.factory(provider, fetcher::fetch, GatewayConfig.defaults()), DolrCodec.create()), group);
+            gateway = OverlayServer.start(settings(random, first.address()).withApplication(n -> {
+                gatewayAgent[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, GatewayConfig.defaults()).apply(n);
+                return gatewayAgent[0];
+            }, DolrCodec.create()), group);
             for (OverlayServer s : all()) {
                 if (!s.awaitJoined(Duration.ofSeconds(20))) {
                     throw new IllegalStateException("node " + s.address() + " did not join");
@@ -98,6 +101,11 @@ public final class LoopbackRiptide implements AutoCloseable {
 
     public OverlayServer gateway() {
         return gateway;
+    }
+
+    /** The gateway agent (use it on the gateway node's loop, e.g. through {@code gateway().call}). */
+    public Gateway gatewayAgent() {
+        return gatewayAgent[0];
     }
 
     public SigningKey provider() {

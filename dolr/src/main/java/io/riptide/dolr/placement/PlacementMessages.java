@@ -18,6 +18,18 @@ public final class PlacementMessages {
     public record Placed(long requestId, Id guid, boolean ok, int hops, String reason) implements WireMessage {
     }
 
+    /** Asks the receiver to copy {@code guid} from its nearest replica and hold it (see {@code Replication}). */
+    public record Replicate(Id guid, long requestId) implements WireMessage {
+    }
+
+    /** The answer to {@link Replicate}. */
+    public record Replicated(long requestId, Id guid, boolean ok, String reason) implements WireMessage {
+    }
+
+    /** Asks the receiver to drop the replica of {@code guid} it copied at the sender's asking. */
+    public record Retire(Id guid) implements WireMessage {
+    }
+
     /** Registers these messages in {@code codec} (tags 60–69). */
     public static void register(MessageCodec codec) {
         codec.register(60, Place.class,
@@ -26,5 +38,10 @@ public final class PlacementMessages {
         codec.register(63, Placed.class,
                 (m, out) -> out.i64(m.requestId()).id(m.guid()).bool(m.ok()).u16(m.hops()).string(m.reason()),
                 in -> new Placed(in.i64(), in.id(), in.bool(), in.u16(), in.string(1024)));
+        codec.register(64, Replicate.class, (m, out) -> out.id(m.guid()).i64(m.requestId()), in -> new Replicate(in.id(), in.i64()));
+        codec.register(65, Replicated.class,
+                (m, out) -> out.i64(m.requestId()).id(m.guid()).bool(m.ok()).string(m.reason()),
+                in -> new Replicated(in.i64(), in.id(), in.bool(), in.string(1024)));
+        codec.register(66, Retire.class, (m, out) -> out.id(m.guid()), in -> new Retire(in.id()));
     }
 }

@@ -137,7 +137,8 @@ public final class Inserter {
         Job job = jobs.get(key);
         if (job == null) {
             Recent r = recent.get(key);
-            if (r != null && r.until() > env.nowNanos()) {
+            // A monitor's own poll must reach the origin: only requesters are answered from a recent result.
+            if (waiter != null && r != null && r.until() > env.nowNanos()) {
                 answer(waiter, local, r.result());
                 return;
             }

@@ -3,6 +3,7 @@ package io.riptide.gateway.monitor;
 import io.riptide.core.gateway.GatewayMessages.Outcome;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
+import io.riptide.core.object.PushMode;
 import io.riptide.core.runtime.Env;
 import io.riptide.gateway.GatewayConfig;
 import io.riptide.gateway.insert.InsertResult;
@@ -22,6 +23,7 @@ public final class Monitors {
     private final Env env;
     private final GatewayConfig config;
     private final Inserter inserter;
+    private final PushMode pushMode;
     private final Map<Id, Monitor> monitors = new LinkedHashMap<>();
     private final Map<Id, ArrayDeque<Long>> staleReports = new HashMap<>();
     private long polls;
@@ -40,15 +42,24 @@ public final class Monitors {
         }
     }
 
-    public Monitors(Env env, GatewayConfig config, Inserter inserter) {
+    public Monitors(Env env, GatewayConfig config, Inserter inserter, PushMode pushMode) {
         this.env = env;
+        this.pushMode = pushMode;
         this.config = config;
         this.inserter = inserter;
     }
 
     /** Sees every finished insert: stale reports may install a monitor. */
     public void onFinished(Inserter.Finished f) {
-        if (!f.stale() || monitors.containsKey(f.jobKey())) {
+        if (monitors.containsKey(f.jobKey())) {
+            return;
+        }
+        if (pushMode.covers(f.url().value()) && cacheable(f.result())) {
+            // Push mode: kept current by a push every interval, whatever its freshness lifetime says.
+            installEvery(f.jobKey(), f.url().value(), f.requestHeaders(), pushMode.interval());
+            return;
+        }
+        if (!f.stale()) {
             return;
         }
         long now = env.nowNanos();
@@ -83,7 +94,14 @@ public final class Monitors {
         if (monitors.containsKey(id)) {
             return true;
         }
-        Monitor m = new Monitor(url, requestHeaders, intervalFor(freshnessSeconds));
+        return installEvery(id, url, requestHeaders, intervalFor(freshnessSeconds));
+    }
+
+    private boolean installEvery(Id id, String url, Headers requestHeaders, Duration interval) {
+        if (monitors.size() >= config.maxMonitors()) {
+            return false;
+        }
+        Monitor m = new Monitor(url, requestHeaders, interval);
         monitors.put(id, m);
         schedule(id, m);
         return true;

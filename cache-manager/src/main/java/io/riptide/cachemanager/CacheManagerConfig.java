@@ -1,0 +1,63 @@
+package io.riptide.cachemanager;
+
+import io.riptide.cachemanager.replicas.PlacementPolicy;
+import java.time.Duration;
+
+/**
+ * A cache manager's tunables.
+ *
+ * @param missWindow      miss hints for one URL within this window cause one insert request
+ * @param staleWindow     stale hints for one URL within this window cause one re-check; longer than the
+ *                        gateway's recent-results window, so each re-check counts toward its monitor
+ * @param placement       where a slow hit's replica goes: on this node, or up the object's tree
+ * @param climb           hops to climb for {@link PlacementPolicy#CLIMB}; 0 derives it from the hint's hops
+ * @param slowHops        a latency hint with at least this many hops is slow
+ * @param slowMicros      ... or with at least this latency
+ * @param placeWindow     one slow-hit placement per object within this window
+ * @param rateWindow      request rates are counted over this sliding window
+ * @param loadPerReplica  requests per second one replica should serve at most; above it, more replicas
+ * @param maxHotReplicas  most extra replicas of one hot object this manager keeps in its stub
+ * @param hotCheck        how often rates are compared with replica counts
+ * @param requestDeadline how long an insert request or replication may take
+ * @param maxTracked      most URLs and objects remembered at once (bounds memory under hint floods)
+ */
+public record CacheManagerConfig(
+        Duration missWindow,
+        Duration staleWindow,
+        PlacementPolicy placement,
+        int climb,
+        int slowHops,
+        long slowMicros,
+        Duration placeWindow,
+        Duration rateWindow,
+        double loadPerReplica,
+        int maxHotReplicas,
+        Duration hotCheck,
+        Duration requestDeadline,
+        int maxTracked) {
+
+    public CacheManagerConfig {
+        if (climb < 0 || slowHops < 1 || slowMicros < 0 || !(loadPerReplica > 0) || maxHotReplicas < 0 || maxTracked < 1
+                || rateWindow.isZero() || rateWindow.isNegative() || hotCheck.isZero() || hotCheck.isNegative()) {
+            throw new IllegalArgumentException("invalid cache manager configuration: " + this);
+        }
+    }
+
+    /** Defaults for a real stub. */
+    public static CacheManagerConfig defaults() {
+        return new CacheManagerConfig(Duration.ofSeconds(10), Duration.ofSeconds(10), PlacementPolicy.CLIMB, 0, 2, 50_000,
+                Duration.ofSeconds(30), Duration.ofSeconds(10), 5.0, 8, Duration.ofSeconds(2), Duration.ofSeconds(10), 10_000);
+    }
+
+    /** A copy with another slow-hit placement policy and climb (0: from the hint's hops). */
+    public CacheManagerConfig withPlacement(PlacementPolicy policy, int climbHops) {
+        return new CacheManagerConfig(missWindow, staleWindow, policy, climbHops, slowHops, slowMicros, placeWindow, rateWindow,
+                loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked);
+    }
+
+    /** A copy with another hot-object bound and replica cap. */
+    public CacheManagerConfig withHotObjects(double perReplica, int maxReplicas) {
+        return new CacheManagerConfig(missWindow, staleWindow, placement, climb, slowHops, slowMicros, placeWindow, rateWindow,
+                perReplica, maxReplicas, hotCheck, requestDeadline, maxTracked);
+    }
+}

@@ -1,0 +1,63 @@
+package io.riptide.cachemanager.insert;
+
+import io.riptide.core.gateway.GatewayMessages.InsertReply;
+import io.riptide.core.gateway.GatewayMessages.InsertRequest;
+import io.riptide.core.gateway.GatewayMessages.Outcome;
+import io.riptide.core.http.Headers;
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.PendingRequests;
+import io.riptide.dolr.OverlayNode;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+/** Insert requests to the nearest gateway (anycast to the provider's gateway service) and the tally of their outcomes. */
+public final class GatewayRequests {
+    private final OverlayNode node;
+    private final Id gatewayService;
+    private final Duration deadline;
+    private final PendingRequests<InsertReply> pending;
+    private final Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
+    private long sent;
+
+    public GatewayRequests(OverlayNode node, Id gatewayService, Duration deadline) {
+        this.node = node;
+        this.gatewayService = gatewayService;
+        this.deadline = deadline;
+        this.pending = new PendingRequests<>(node.env());
+    }
+
+    /** Asks the nearest gateway to insert {@code url}, or to re-check it if {@code stale}. */
+    public void insert(String url, boolean stale) {
+        sent++;
+        long[] id = new long[1];
+        id[0] = pending.add(deadline, this::tally,
+                () -> new InsertReply(id[0], url, Id.ZERO, 0, Outcome.UNREACHABLE, "no answer from a gateway"));
+        // Hints carry no request headers: the manager asks for the plain variant, as most requests are.
+        node.anycast(gatewayService, new InsertRequest(id[0], url, Headers.EMPTY, stale), node.config().defaultTtl(), located -> {
+            if (!located.found()) {
+                pending.complete(id[0], new InsertReply(id[0], url, Id.ZERO, 0, Outcome.UNREACHABLE,
+                        "no gateway reachable: " + located.failure()));
+            }
+        });
+    }
+
+    /** A gateway's answer. */
+    public void onReply(InsertReply reply) {
+        pending.complete(reply.requestId(), reply);
+    }
+
+    private void tally(InsertReply reply) {
+        outcomes.merge(reply.outcome(), 1L, Long::sum);
+    }
+
+    /** Insert requests sent so far. */
+    public long sent() {
+        return sent;
+    }
+
+    /** How many answers (or failures) had {@code outcome}. */
+    public long outcomes(Outcome outcome) {
+        return outcomes.getOrDefault(outcome, 0L);
+    }
+}

@@ -1,0 +1,73 @@
+package io.riptide.cachemanager.replicas;
+
+import io.riptide.cachemanager.CacheManagerConfig;
+import io.riptide.cachemanager.hints.OncePerWindow;
+import io.riptide.core.hint.HintMessages.LatencyHint;
+import io.riptide.core.id.Id;
+import io.riptide.dolr.OverlayNode;
+
+/**
+ * Slow hits become replicas near the users who saw them (paper, section 4.3): on the manager's own
+ * node, or k hops up the object's routing tree so the replica serves the whole subtree below it.
+ * One placement per object per window: the hints of many users of one slow object cause one replica.
+ */
+public final class SlowHits {
+    private final OverlayNode node;
+    private final CacheManagerConfig config;
+    private final OncePerWindow<Id> placed;
+    private long replicasMade;
+    private long failures;
+
+    public SlowHits(OverlayNode node, CacheManagerConfig config) {
+        this.node = node;
+        this.config = config;
+        this.placed = new OncePerWindow<>(config.placeWindow(), config.maxTracked());
+    }
+
+    /** A proxy's latency hint: acts if the hit was slow. */
+    public void onLatency(LatencyHint hint) {
+        boolean slow = hint.hops() >= config.slowHops() || hint.latencyMicros() >= config.slowMicros();
+        if (!slow || node.replicas().contains(hint.guid()) || !placed.admit(hint.guid(), node.env().nowNanos())) {
+            return;
+        }
+        if (config.placement() == PlacementPolicy.LOCAL) {
+            placeLocally(hint.guid());
+        } else {
+            node.place(hint.guid(), climbFor(hint.hops()), r -> count(r.ok()));
+        }
+    }
+
+    /** The climb for a hint that saw {@code hops}: as configured, or one hop short of where the replica was found. */
+    int climbFor(int hops) {
+        return config.climb() > 0 ? config.climb() : Math.max(1, hops - 1);
+    }
+
+    private void placeLocally(Id guid) {
+        node.read(guid, node.config().defaultTtl(), r -> {
+            boolean stored = r.found() && r.data() != null && node.storeReplica(guid, r.data());
+            if (stored) {
+                // Under the replica it was copied from, so the object's updates reach this copy too.
+                node.joinTree(guid, r.replica());
+            }
+            count(stored);
+        });
+    }
+
+    private void count(boolean ok) {
+        if (ok) {
+            replicasMade++;
+        } else {
+            failures++;
+        }
+    }
+
+    /** Replicas this manager created for slow hits. */
+    public long replicasMade() {
+        return replicasMade;
+    }
+
+    /** Placements that failed (no replica to copy, no room, no answer). */
+    public long failures() {
+        return failures;
+    }
+}

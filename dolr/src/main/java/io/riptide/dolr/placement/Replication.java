@@ -1,0 +1,123 @@
+package io.riptide.dolr.placement;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.runtime.PendingRequests;
+import io.riptide.dolr.placement.PlacementMessages.Replicate;
+import io.riptide.dolr.placement.PlacementMessages.Replicated;
+import io.riptide.dolr.placement.PlacementMessages.Retire;
+import io.riptide.dolr.store.ReplicaStore;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * Replicas on chosen nodes: {@code replicateTo(target, guid)} asks a node (which need run no agent)
+ * to copy an object from its nearest replica and hold it; {@code retireAt(target, guid)} asks it to
+ * drop that replica again. A node only drops what it copied at the same requester's asking, so one
+ * node cannot make another discard replicas it holds for anyone else.
+ */
+public final class Replication {
+    private final Env env;
+    private final ReplicaStore store;
+    private final Placement.Reader reader;
+    private final BiConsumer<Id, NodeHandle> copied;
+    private final Consumer<Id> drop;
+    private final Duration deadline;
+    private final int maxRemembered;
+    private final PendingRequests<PlaceResult> requests;
+    // Who asked for each replica copied here (insertion order: the oldest is forgotten first).
+    private final Map<Id, Id> askedBy = new LinkedHashMap<>();
+
+    public Replication(Env env, ReplicaStore store, Placement.Reader reader, BiConsumer<Id, NodeHandle> copied, Consumer<Id> drop,
+                       Duration deadline, int maxRemembered) {
+        this.env = env;
+        this.store = store;
+        this.reader = reader;
+        this.copied = copied;
+        this.drop = drop;
+        this.deadline = deadline;
+        this.maxRemembered = maxRemembered;
+        this.requests = new PendingRequests<>(env);
+    }
+
+    /** Asks {@code target} to copy {@code guid} from its nearest replica and hold it; {@code done} hears how it went. */
+    public void replicateTo(NodeHandle target, Id guid, Consumer<PlaceResult> done) {
+        long id = requests.add(deadline, done, () -> new PlaceResult(guid, false, null, -1, "no answer before the deadline"));
+        Replicate r = new Replicate(guid, id);
+        if (target.id().equals(env.self().id())) {
+            onReplicate(env.self(), r);
+        } else {
+            env.send(target.address(), r);
+        }
+    }
+
+    /** Asks {@code target} to drop the replica of {@code guid} it copied at this node's asking. */
+    public void retireAt(NodeHandle target, Id guid) {
+        if (target.id().equals(env.self().id())) {
+            onRetire(env.self(), new Retire(guid));
+        } else {
+            env.send(target.address(), new Retire(guid));
+        }
+    }
+
+    /** Another node asks this one to hold a replica. */
+    public void onReplicate(NodeHandle from, Replicate r) {
+        if (store.contains(r.guid())) {
+            reply(from, r, true, "already held");
+            return;
+        }
+        reader.read(r.guid(), result -> {
+            if (!result.found() || result.data() == null) {
+                reply(from, r, false, "no replica to copy from: " + result.failure());
+            } else if (!store.put(r.guid(), result.data())) {
+                reply(from, r, false, "object larger than this node's store");
+            } else {
+                copied.accept(r.guid(), result.replica()); // publish, and join the tree under the copy's source
+                remember(r.guid(), from.id());
+                reply(from, r, true, "replicated");
+            }
+        });
+    }
+
+    private void remember(Id guid, Id requester) {
+        askedBy.remove(guid);
+        askedBy.put(guid, requester);
+        var it = askedBy.keySet().iterator();
+        while (askedBy.size() > maxRemembered && it.hasNext()) {
+            it.next();
+            it.remove(); // forgotten: that replica just stays until evicted, which is always safe
+        }
+    }
+
+    /** Another node asks this one to drop a replica: honoured only for the node that asked for it. */
+    public void onRetire(NodeHandle from, Retire r) {
+        if (from.id().equals(askedBy.get(r.guid()))) {
+            askedBy.remove(r.guid());
+            drop.accept(r.guid());
+        }
+    }
+
+    /** The replica of {@code guid} left this node some other way: no requester may retire a later copy. */
+    public void forget(Id guid) {
+        askedBy.remove(guid);
+    }
+
+    private void reply(NodeHandle to, Replicate r, boolean ok, String reason) {
+        Replicated answer = new Replicated(r.requestId(), r.guid(), ok, reason);
+        if (to.id().equals(env.self().id())) {
+            onReplicated(env.self(), answer);
+        } else {
+            env.send(to.address(), answer);
+        }
+    }
+
+    /** The outcome of a replication this node asked for. */
+    public void onReplicated(NodeHandle from, Replicated answer) {
+        requests.complete(answer.requestId(),
+                new PlaceResult(answer.guid(), answer.ok(), answer.ok() ? from : null, 0, answer.reason()));
+    }
+}
