@@ -26,7 +26,9 @@ public final class Scenarios {
         return new Scenarios(List.of(
                 new TopologyScenario(),
                 new RoutingScaleScenario(),
-                new ChurnScenario()));
+                new ChurnScenario(),
+                new PlacementLoadScenario(),
+                new DisseminationScenario()));
     }
 
     /** This set plus {@code scenario}. */

@@ -2,6 +2,7 @@ package io.riptide.simulator.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -54,5 +55,61 @@ class OverlayScenariosTest {
         assertTrue(repair > 0 && repair <= 30, json.toString());
         assertEquals(1.0, json.get("lookup_success_after_repair").asDouble());
         assertTrue(Files.size(dir.resolve("churn/repair.png")) > 1000);
+    }
+    @Test
+    void placementLoadWritesItsContractAndIsDeterministic() throws Exception {
+        Map<String, String> options = Map.of("nodes", "300", "hosts-per-stub", "30", "client-stubs", "3",
+                "clients-per-stub", "10", "window-s", "20", "settle-s", "30");
+        JsonNode json = run(new PlacementLoadScenario(), "pa", options);
+        run(new PlacementLoadScenario(), "pb", options);
+        assertArrayEquals(Files.readAllBytes(dir.resolve("pa/result.json")), Files.readAllBytes(dir.resolve("pb/result.json")));
+        for (String field : new String[] {"max_node_requests_local", "max_node_requests_climb", "replicas_local", "replicas_climb"}) {
+            assertTrue(json.get(field).asLong() > 0, field + " in " + json);
+        }
+        assertTrue(json.get("target_met").isBoolean());
+        // Both runs replay the same read stream, and every read finds the object.
+        assertEquals(json.get("reads_local").asLong(), json.get("reads_climb").asLong());
+        assertEquals(0, json.get("unanswered_local").asLong() + json.get("unanswered_climb").asLong(), json.toString());
+        assertEquals(3, json.get("replicas_local").asInt());
+        // Climbing spreads the load: more replicas answer, and the busiest answers less.
+        assertTrue(json.get("serving_nodes_climb").asInt() > json.get("serving_nodes_local").asInt(), json.toString());
+        assertTrue(json.get("max_node_requests_climb").asLong() < json.get("max_node_requests_local").asLong(), json.toString());
+        assertTrue(Files.size(dir.resolve("pa/requests-per-node.png")) > 1000);
+        assertTrue(Files.readString(dir.resolve("pa/requests-per-node.csv")).startsWith("placement,rank,vertex,stub,requests\n"));
+    }
+    @Test
+    void disseminationTreesCostAtLeastTheOptimumAndCarryUpdatesToEveryReplica() throws Exception {
+        Map<String, String> options = Map.of("nodes", "300", "hosts-per-stub", "30", "replicas", "2,8,24",
+                "settle-s", "30");
+        JsonNode json = run(new DisseminationScenario(), "da", options);
+        run(new DisseminationScenario(), "db", options);
+        assertArrayEquals(Files.readAllBytes(dir.resolve("da/result.json")), Files.readAllBytes(dir.resolve("db/result.json")));
+        JsonNode rows = json.get("rows");
+        assertEquals(3, rows.size());
+        int[] expected = {2, 8, 24};
+        for (int i = 0; i < expected.length; i++) {
+            JsonNode row = rows.get(i);
+            assertEquals(expected[i], row.get("replicas").asInt());
+            for (String field : new String[] {"crossings", "optimal_crossings", "direct_crossings", "ratio"}) {
+                assertTrue(row.get(field).isNumber(), field + " in " + row);
+            }
+            // No tree beats the optimum; every inter-stub edge crosses two uplinks.
+            assertTrue(row.get("crossings").asInt() >= row.get("optimal_crossings").asInt(), row.toString());
+            assertEquals(0, row.get("crossings").asInt() % 2, row.toString());
+            assertEquals(0, row.get("unattached").asInt(), row.toString());
+            assertEquals(row.get("members").asInt(), row.get("update_reached").asInt(), row.toString());
+        }
+        // With many replicas, sharing uplinks beats every replica fetching from the root.
+        assertTrue(rows.get(2).get("crossings").asInt() < rows.get(2).get("direct_crossings").asInt(), json.toString());
+        assertTrue(json.get("update_reached_all").asBoolean());
+        assertTrue(json.get("target_met").isBoolean());
+        assertTrue(Files.size(dir.resolve("da/crossings.png")) > 1000);
+    }
+
+    @Test
+    void disseminationRejectsBadReplicaCounts() {
+        assertThrows(ScenarioOptionException.class, () -> DisseminationScenario.replicaCounts("2,x"));
+        assertThrows(ScenarioOptionException.class, () -> DisseminationScenario.replicaCounts("0,4"));
+        assertArrayEquals(new int[] {2, 4, 8}, DisseminationScenario.replicaCounts("8, 2,4,2"));
     }
 }

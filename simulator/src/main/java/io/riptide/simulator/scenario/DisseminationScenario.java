@@ -1,0 +1,225 @@
+package io.riptide.simulator.scenario;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.sim.Simulation;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.simulation.SimulatedOverlay;
+import io.riptide.simulator.dissemination.TreeCost;
+import io.riptide.simulator.dissemination.TreeGrowth;
+import io.riptide.simulator.overlay.OverlayBuild;
+import io.riptide.simulator.report.Charts;
+import io.riptide.simulator.report.CsvWriter;
+import io.riptide.simulator.report.Progress;
+import io.riptide.simulator.report.ResultJson;
+import io.riptide.simulator.report.Series;
+import io.riptide.simulator.topology.TransitStubTopology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+/**
+ * The paper's Fig. 22: interdomain link crossings of a dissemination tree against the number of
+ * replicas, beside the optimum and beside direct fetches from the root (see {@link TreeCost} for the
+ * exact counts). For each replica count r, a separate object gets its primary copy on a random node
+ * (the tree's root) and then r replicas on random nodes of random stubs, one every {@code --spacing-s}
+ * virtual seconds; each new replica reads the object from the replica the overlay finds nearest,
+ * stores it and attaches to that replica. The trees of all counts grow side by side in one overlay
+ * (they are different objects, so they do not meet) to keep the virtual time short. Once all have
+ * grown, the tree each member actually joined is measured; then the root publishes an update and,
+ * after {@code --update-wait-s}, the members holding it are counted.
+ */
+public final class DisseminationScenario implements Scenario {
+    private static final double TARGET_RATIO = 1.1;
+
+    @Override
+    public String name() {
+        return "dissemination";
+    }
+
+    @Override
+    public String description() {
+        return "interdomain crossings of dissemination trees vs optimal and direct fetches (--nodes, --replicas 2,4,..., --spacing-s)";
+    }
+
+    @Override
+    public void run(ScenarioContext context) throws Exception {
+        ScenarioOptions options = context.options();
+        int[] counts = replicaCounts(options.getString("replicas", "2,4,8,16,32,64"));
+        double spacingS = options.getDouble("spacing-s", 2.0, 0.01, 3600);
+        int updateWait = options.getInt("update-wait-s", 5, 1, 3600);
+        int ttl = options.getInt("ttl", 32, 1, 255);
+        Progress progress = context.progress();
+        DolrConfig config = DolrConfig.defaults();
+
+        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, 1100);
+        SimulatedOverlay overlay = build.overlay();
+        Simulation sim = build.simulation();
+        TransitStubTopology topology = build.topology();
+        SplittableRandom random = context.random();
+        int largest = counts[counts.length - 1];
+        if (largest > topology.hostCount() - 1) {
+            throw new ScenarioOptionException("replicas", "at most " + (topology.hostCount() - 1) + " replicas fit in " + topology.hostCount() + " nodes");
+        }
+
+        byte[] original = "dissemination: version 1".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        List<TreeGrowth> trees = new ArrayList<>();
+        for (int r : counts) {
+            int root = randomHost(topology, random);
+            trees.add(new TreeGrowth(overlay, topology, Id.hash("dissemination/object/" + r), root, original, 1, ttl));
+        }
+        // Let each primary's publish land before the first replica looks for it.
+        sim.runFor(Duration.ofSeconds(2).toNanos());
+
+        progress.begin("growing trees of " + joined(counts) + " replicas", largest);
+        long spacing = (long) (spacingS * 1e9);
+        for (int j = 0; j < largest; j++) {
+            for (int i = 0; i < counts.length; i++) {
+                if (j < counts[i]) {
+                    trees.get(i).add(newMember(topology, trees.get(i), random));
+                }
+            }
+            sim.runFor(spacing);
+            progress.step();
+        }
+        // The last copies and attaches finish.
+        sim.runFor(config.locateDeadline().toNanos());
+        progress.finish();
+
+        List<TreeCost> costs = new ArrayList<>();
+        List<Integer> unattached = new ArrayList<>();
+        for (TreeGrowth t : trees) {
+            costs.add(TreeCost.of(topology, t.root(), t.members(), t.edges()));
+            unattached.add(t.unattached());
+        }
+
+        byte[] update = "dissemination: version 2".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        boolean published = true;
+        for (TreeGrowth t : trees) {
+            published &= t.publishUpdate(update, 2);
+        }
+        sim.runFor(Duration.ofSeconds(updateWait).toNanos());
+
+        ResultJson result = new ResultJson()
+                .put("scenario", name())
+                .put("seed", context.seed())
+                .put("nodes", (long) topology.hostCount())
+                .put("stubs", (long) topology.stubCount())
+                .put("spacing_s", spacingS)
+                .put("update_wait_s", (double) updateWait);
+        ResultJson.ObjectList rows = result.objects("rows");
+        boolean targetMet = true;
+        boolean reachedAll = published;
+        double maxRatio = 0;
+        for (int i = 0; i < counts.length; i++) {
+            TreeCost c = costs.get(i);
+            TreeGrowth t = trees.get(i);
+            int reached = t.holding(update);
+            reachedAll &= reached == t.members().size();
+            targetMet &= c.ratio() <= TARGET_RATIO;
+            maxRatio = Math.max(maxRatio, c.ratio());
+            rows.add()
+                    .put("replicas", (long) counts[i])
+                    .put("crossings", (long) c.crossings())
+                    .put("optimal_crossings", (long) c.optimal())
+                    .put("direct_crossings", (long) c.direct())
+                    .put("ratio", c.ratio())
+                    .put("member_stubs", (long) c.memberStubs())
+                    .put("inter_stub_edges", (long) c.interStubEdges())
+                    .put("unattached", (long) unattached.get(i))
+                    .put("failed_copies", (long) t.failedCopies())
+                    .put("local_parent_missed", (long) t.localParentMissed())
+                    .put("update_reached", (long) reached)
+                    .put("members", (long) t.members().size());
+        }
+        result.put("max_ratio", maxRatio)
+                .put("target_met", targetMet)
+                .put("update_reached_all", reachedAll)
+                .put("virtual_seconds", sim.now() / 1e9)
+                .put("simulated_events", sim.eventsRun())
+                .put("messages", overlay.network().messagesSent());
+        result.object("targets").put("ratio_max", TARGET_RATIO);
+        result.write(context.output("result.json"));
+
+        writeCsv(context, counts, costs);
+        chart(context, counts, costs);
+        System.out.printf("dissemination: crossings/optimal %s (target <= %.1f); update reached every replica: %s%n",
+                ratios(costs), TARGET_RATIO, reachedAll);
+    }
+
+    /** Parses "2,4,8" into distinct positive counts in increasing order. */
+    static int[] replicaCounts(String text) {
+        TreeSet<Integer> counts = new TreeSet<>();
+        for (String part : text.split(",")) {
+            try {
+                int n = Integer.parseInt(part.strip());
+                if (n < 1) {
+                    throw new ScenarioOptionException("replicas", "counts must be positive, got " + n);
+                }
+                counts.add(n);
+            } catch (NumberFormatException e) {
+                throw new ScenarioOptionException("replicas", "expected comma-separated counts, got '" + text + "'");
+            }
+        }
+        return counts.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static int randomHost(TransitStubTopology topology, SplittableRandom random) {
+        int stub = random.nextInt(topology.stubCount());
+        return topology.firstHost(stub) + random.nextInt(topology.stubSize(stub));
+    }
+
+    /** A random node of a random stub that is not yet in the tree. */
+    private static int newMember(TransitStubTopology topology, TreeGrowth tree, SplittableRandom random) {
+        while (true) {
+            int v = randomHost(topology, random);
+            if (!tree.isMember(v)) {
+                return v;
+            }
+        }
+    }
+
+    private static void writeCsv(ScenarioContext context, int[] counts, List<TreeCost> costs) throws Exception {
+        try (CsvWriter csv = new CsvWriter(context.output("crossings.csv"),
+                List.of("replicas", "crossings", "optimal_crossings", "direct_crossings", "ratio", "member_stubs"))) {
+            for (int i = 0; i < counts.length; i++) {
+                TreeCost c = costs.get(i);
+                csv.row((long) counts[i], (long) c.crossings(), (long) c.optimal(), (long) c.direct(), c.ratio(), (long) c.memberStubs());
+            }
+        }
+    }
+
+    private static void chart(ScenarioContext context, int[] counts, List<TreeCost> costs) throws Exception {
+        double[] x = new double[counts.length];
+        double[] tree = new double[counts.length];
+        double[] optimal = new double[counts.length];
+        double[] direct = new double[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            x[i] = counts[i];
+            tree[i] = costs.get(i).crossings();
+            optimal[i] = costs.get(i).optimal();
+            direct[i] = costs.get(i).direct();
+        }
+        new Charts().line(context.output("crossings.png"), "Interdomain crossings to push one update", "replicas",
+                "stub uplink crossings",
+                List.of(new Series("dissemination tree", x, tree), new Series("optimal", x, optimal),
+                        new Series("direct from the root", x, direct)));
+    }
+
+    private static String joined(int[] counts) {
+        StringBuilder sb = new StringBuilder();
+        for (int c : counts) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(c);
+        }
+        return sb.toString();
+    }
+
+    private static String ratios(List<TreeCost> costs) {
+        StringBuilder sb = new StringBuilder();
+        for (TreeCost c : costs) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(String.format("%.2f", c.ratio()));
+        }
+        return sb.toString();
+    }
+}
