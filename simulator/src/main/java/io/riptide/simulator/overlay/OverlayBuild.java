@@ -37,7 +37,12 @@ public final class OverlayBuild {
      * (joins per virtual second; default the larger of 50 and nodes/20) and {@code settle-s}.
      */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress) {
-        int nodes = options.getInt("nodes", 1000, 2, 200_000);
+        return build(options, seed, config, progress, 1000);
+    }
+
+    /** As {@link #build(ScenarioOptions, long, DolrConfig, Progress)}, with {@code defaultNodes} when {@code --nodes} is not given. */
+    public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress, int defaultNodes) {
+        int nodes = options.getInt("nodes", defaultNodes, 2, 200_000);
         int perStub = options.getInt("hosts-per-stub", TopologyParams.DEFAULT_HOSTS_PER_STUB, 1, 10_000);
         // Larger overlays join faster so the build's virtual time (and its cost) stays bounded.
         double joinRate = options.getDouble("join-rate", Math.max(50, nodes / 20.0), 0.1, 100_000);
