@@ -28,7 +28,8 @@ public final class Scenarios {
                 new RoutingScaleScenario(),
                 new ChurnScenario(),
                 new PlacementLoadScenario(),
-                new DisseminationScenario()));
+                new DisseminationScenario(),
+                new ServiceDiscoveryScenario()));
     }
 
     /** This set plus {@code scenario}. */
