@@ -1,5 +1,6 @@
 package io.riptide.proxy.upstream;
 
+import io.riptide.core.net.UpstreamErrorGuard;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.pool.ChannelPoolHandler;
@@ -21,7 +22,7 @@ final class UpstreamConnections implements ChannelPoolHandler {
 
     private final ProxyConfig config;
     private final ProxyStats stats;
-    private final ErrorGuard guard = new ErrorGuard();
+    private final UpstreamErrorGuard guard = new UpstreamErrorGuard();
 
     UpstreamConnections(ProxyConfig config, ProxyStats stats) {
         this.config = config;

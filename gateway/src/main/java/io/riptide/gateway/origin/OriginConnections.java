@@ -1,5 +1,6 @@
 package io.riptide.gateway.origin;
 
+import io.riptide.core.net.UpstreamErrorGuard;
 import io.riptide.core.net.ByteCounter;
 import io.riptide.core.net.IdleCloser;
 import io.netty.channel.Channel;
@@ -24,7 +25,7 @@ final class OriginConnections implements ChannelPoolHandler {
     private final OriginTls tls;
     private final FetchCounters counters;
     private final ByteCounter traffic;
-    private final ErrorGuard guard = new ErrorGuard();
+    private final UpstreamErrorGuard guard = new UpstreamErrorGuard();
 
     OriginConnections(OriginKey key, OriginFetcherConfig config, OriginTls tls, FetchCounters counters) {
         this.key = key;

@@ -1,4 +1,4 @@
-package io.riptide.gateway.origin;
+package io.riptide.core.net;
 
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
@@ -8,14 +8,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Last in every origin connection's pipeline: whatever no exchange claimed closes just that
- * connection. Bytes an origin sends while no request is outstanding are a protocol error (the next
- * request would read them as its answer), and errors with no exchange to fail have nowhere to go;
- * nothing reaches Netty's tail, so a hostile origin can't fill the logs.
+ * Last in every pooled origin connection's pipeline (the gateway's fetcher, the proxy's upstream):
+ * whatever no exchange claimed closes just that connection. Bytes an origin sends with no request
+ * outstanding would be read as the next request's answer, and errors with no exchange to fail have
+ * nowhere to go; nothing reaches Netty's tail, so a hostile origin can't fill the logs.
  */
 @Sharable
-final class ErrorGuard extends ChannelInboundHandlerAdapter {
-    private static final Logger LOG = LoggerFactory.getLogger(ErrorGuard.class);
+public final class UpstreamErrorGuard extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(UpstreamErrorGuard.class);
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
