@@ -33,7 +33,8 @@ class RiptideTest {
     void unknownScenarioIsAUsageErrorListingKnownOnes() {
         assertEquals(2, cli.run("simulate", "no-such-thing", "--out", dir.toString()));
         assertTrue(cli.err().contains("Unknown scenario 'no-such-thing'"), cli.err());
-        assertTrue(cli.err().contains("Known scenarios: churn, routing-scale, topology"), cli.err());
+        assertTrue(cli.err().contains("Known scenarios: churn, dissemination, placement-load, routing-scale, service-discovery, topology"),
+                cli.err());
     }
 
     @Test
