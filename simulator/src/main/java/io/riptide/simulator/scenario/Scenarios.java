@@ -26,7 +26,8 @@ public final class Scenarios {
         return new Scenarios(List.of(
                 new TopologyScenario(),
                 new RoutingScaleScenario(),
-                new ChurnScenario()));
+                new ChurnScenario(),
+                new FlashCrowdScenario()));
     }
 
     /** This set plus {@code scenario}. */
