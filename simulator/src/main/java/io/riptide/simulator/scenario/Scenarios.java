@@ -27,7 +27,8 @@ public final class Scenarios {
                 new TopologyScenario(),
                 new RoutingScaleScenario(),
                 new ChurnScenario(),
-                new FlashCrowdScenario()));
+                new FlashCrowdScenario(),
+                new PushCachingScenario()));
     }
 
     /** This set plus {@code scenario}. */
