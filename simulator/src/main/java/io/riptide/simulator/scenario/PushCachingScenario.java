@@ -72,7 +72,7 @@ public final class PushCachingScenario implements Scenario {
         double linkBps = options.getDouble("link-mbps", 10, 0.001, 1e6) * 1e6;
         Duration originLatency = Duration.ofMillis(options.getInt("origin-ms", 20, 0, 10_000));
         int accessNodes = options.getInt("proxies", 8, 1, 1000);
-        int replicas = options.getInt("replicas", 1, 1, 100);
+        int replicas = options.getInt("replicas", 3, 1, 100);
         int settle = options.getInt("settle-s", 20, 0, 86_400);
         double joinRate = options.getDouble("join-rate", Math.max(50, nodes / 20.0), 0.1, 100_000);
         Progress progress = context.progress();
