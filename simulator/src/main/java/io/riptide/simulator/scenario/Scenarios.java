@@ -29,7 +29,9 @@ public final class Scenarios {
                 new ChurnScenario(),
                 new PlacementLoadScenario(),
                 new DisseminationScenario(),
-                new ServiceDiscoveryScenario()));
+                new ServiceDiscoveryScenario(),
+                new FlashCrowdScenario(),
+                new PushCachingScenario()));
     }
 
     /** This set plus {@code scenario}. */

@@ -1,0 +1,75 @@
+package io.riptide.simulator.agents;
+
+import io.riptide.core.http.Headers;
+import io.riptide.core.runtime.Env;
+import io.riptide.gateway.Origin;
+import io.riptide.gateway.origin.OriginRequest;
+import io.riptide.gateway.origin.OriginResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The web servers of a simulation: documents by URL, each host behind its own {@link OriginLink}.
+ * A fetch completes later in virtual time, scheduled on the fetching node's {@link Env}, whether
+ * the fetcher is a gateway or a proxy going to the origin itself. Fetches are counted per URL.
+ */
+public final class SimulatedOrigin {
+    private final double bitsPerSecond;
+    private final Duration latency;
+    private final Map<String, OriginDocument> documents = new HashMap<>();
+    private final Map<String, OriginLink> links = new HashMap<>();
+    private final Map<String, Long> fetches = new HashMap<>();
+
+    /** Origins whose links carry {@code bitsPerSecond}, each fetch costing {@code latency} besides. */
+    public SimulatedOrigin(double bitsPerSecond, Duration latency) {
+        this.bitsPerSecond = bitsPerSecond;
+        this.latency = latency;
+    }
+
+    /** Serves {@code document} from now on. */
+    public void serve(OriginDocument document) {
+        documents.put(document.url(), document);
+    }
+
+    /** This origin as a gateway on {@code env}'s node sees it. */
+    public Origin seenFrom(Env env) {
+        return request -> fetch(env, request);
+    }
+
+    /** Fetches for {@code request}, completing when the response has crossed the host's link. */
+    public CompletableFuture<OriginResponse> fetch(Env env, OriginRequest request) {
+        String url = request.url().toString();
+        fetches.merge(url, 1L, Long::sum);
+        long requestTime = env.wallClockMillis();
+        OriginDocument doc = documents.get(url);
+        byte[] body = doc == null ? "not found\n".getBytes(StandardCharsets.US_ASCII) : null;
+        // The version is the one current when the server starts answering, not when the bytes arrive.
+        long version = doc == null ? 0 : doc.versionAt(requestTime);
+        int bytes = doc == null ? body.length : doc.sizeBytes();
+        OriginLink link = links.computeIfAbsent(request.url().getHost(), h -> new OriginLink(bitsPerSecond, latency.toNanos()));
+        long delay = link.send(env.nowNanos(), bytes);
+        CompletableFuture<OriginResponse> future = new CompletableFuture<>();
+        env.schedule(Duration.ofNanos(delay), () -> {
+            long responseTime = env.wallClockMillis();
+            future.complete(doc == null
+                    ? new OriginResponse(request.url(), 404, "Not Found", Headers.of("Content-Type", "text/plain"), body,
+                            requestTime, responseTime, 0)
+                    : new OriginResponse(request.url(), 200, "OK", doc.headers(requestTime), doc.body(version), requestTime,
+                            responseTime, 0));
+        });
+        return future;
+    }
+
+    /** Fetches of {@code url} so far. */
+    public long fetches(String url) {
+        return fetches.getOrDefault(url, 0L);
+    }
+
+    /** The link of {@code host}, if anything was fetched from it. */
+    public OriginLink link(String host) {
+        return links.get(host);
+    }
+}
