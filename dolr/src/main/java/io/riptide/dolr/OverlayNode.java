@@ -133,7 +133,8 @@ public final class OverlayNode implements MessageHandler {
         this.location = new Location(env, config, forwarder, hops, pointers,
                 guid -> store.contains(guid) || services.contains(guid), store::get, this::heldObjects, localArea,
                 leafSet, peers, suspect,
-                (guid, payload, requester, requestId, hops) -> application().deliverToObject(guid, payload, requester, requestId, hops));
+                (guid, payload, requester, requestId, hops) -> application().deliverToObject(guid, payload, requester, requestId, hops),
+                this::slotBackups);
         this.membership = new Membership(env, config, table, leafSet, peers, prober, forwarder, new MembershipListener() {
             @Override
             public void onMeasured(NodeHandle peer, long rttNanos) {
@@ -195,6 +196,18 @@ public final class OverlayNode implements MessageHandler {
                 application().deliver(m.key(), m.payload(), m.origin(), m.hops());
             }
         });
+    }
+
+    /** The other candidates of the routing-table slot a message for {@code key} leaves this node through. */
+    private List<NodeHandle> slotBackups(Id key) {
+        int row = table.rowOf(key);
+        if (row >= Id.DIGITS || leafSet.covers(key)) {
+            return List.of();
+        }
+        List<NodeHandle> slot = new ArrayList<>(table.slot(row, key.digit(row)));
+        NodeHandle next = forwarder.nextHop(key);
+        slot.removeIf(h -> next != null && h.id().equals(next.id()));
+        return slot;
     }
 
     private Dissemination tree() {

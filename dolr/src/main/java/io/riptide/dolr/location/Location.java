@@ -56,6 +56,9 @@ public final class Location {
     private final PeerTable peers;
     private final Consumer<NodeHandle> onSuspect;
     private final ObjectHandler objects;
+    private final java.util.function.Function<Id, List<NodeHandle>> slotBackups;
+    /** Publish hops whose slot backups also get the pointer. */
+    private static final int BACKUP_POINTER_HOPS = 2;
     private final Map<Long, Pending> pending = new HashMap<>();
     private long nextRequest;
     private long located;
@@ -67,7 +70,8 @@ public final class Location {
     public Location(Env env, DolrConfig config, RouteForwarder forwarder, HopSender hops, PointerStore pointers,
                     Predicate<Id> holdsReplica, java.util.function.Function<Id, byte[]> replicaData,
                     Supplier<List<Id>> replicas, LocalArea area, LeafSet leafSet,
-                    PeerTable peers, Consumer<NodeHandle> onSuspect, ObjectHandler objects) {
+                    PeerTable peers, Consumer<NodeHandle> onSuspect, ObjectHandler objects,
+                    java.util.function.Function<Id, List<NodeHandle>> slotBackups) {
         this.env = env;
         this.config = config;
         this.forwarder = forwarder;
@@ -81,6 +85,7 @@ public final class Location {
         this.peers = peers;
         this.onSuspect = onSuspect;
         this.objects = objects;
+        this.slotBackups = slotBackups;
     }
 
     /** Starts republishing this node's replicas and expiring stale pointers. */
@@ -113,6 +118,9 @@ public final class Location {
                 } else {
                     pointers.put(p.guid(), p.replica(), message.pathNanos(), env.nowNanos() + config.pointerTtl().toNanos());
                 }
+                if (!atRoot && message.hops() < BACKUP_POINTER_HOPS) {
+                    copyToBackups(p, message);
+                }
                 return true;
             }
 
@@ -126,6 +134,22 @@ public final class Location {
                 }
             }
         };
+    }
+
+    /**
+     * On the first hops of a publish, the pointer also goes to the backup candidates of the slot the
+     * publish leaves through (Tapestry's "pointers to backups"): a nearby requester routes through a
+     * different candidate of the same slot often, and should still meet the pointer a hop away.
+     */
+    private void copyToBackups(Publish p, Routed message) {
+        long remaining = p.withdraw() ? 0 : config.pointerTtl().toMillis();
+        PointerCopy copy = null;
+        for (NodeHandle backup : slotBackups.apply(p.guid())) {
+            if (copy == null) {
+                copy = new PointerCopy(List.of(new PointerRecord(p.guid(), p.replica(), message.pathNanos(), remaining)));
+            }
+            env.send(backup.address(), copy);
+        }
     }
 
     private List<NodeHandle> rootSetNeighbours() {
