@@ -1,5 +1,6 @@
 package io.riptide.simulator.scenario;
 
+import io.riptide.simulator.overlay.RandomOrder;
 import io.riptide.cachemanager.CacheManager;
 import io.riptide.cachemanager.CacheManagerConfig;
 import io.riptide.core.crypto.SigningKey;
@@ -76,7 +77,7 @@ public final class FlashCrowdScenario implements Scenario {
         int stubCount = topology.stubCount();
         int managerStub = random.nextInt(stubCount);
         int gatewayStub = stubCount == 1 ? managerStub : (managerStub + 1 + random.nextInt(stubCount - 1)) % stubCount;
-        List<Integer> local = shuffled(topology.hostsInStub(managerStub), random);
+        List<Integer> local = RandomOrder.of(topology.hostsInStub(managerStub), random);
         if (local.size() < places + 1) {
             throw new ScenarioOptionException("places", "the manager's stub has " + local.size() + " hosts, too few for " + places + " places");
         }
@@ -233,19 +234,5 @@ public final class FlashCrowdScenario implements Scenario {
             }
         }
         return out;
-    }
-
-    private static List<Integer> shuffled(int[] values, SplittableRandom random) {
-        List<Integer> list = new ArrayList<>();
-        for (int v : values) {
-            list.add(v);
-        }
-        for (int i = list.size() - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = list.get(i);
-            list.set(i, list.get(j));
-            list.set(j, t);
-        }
-        return list;
     }
 }

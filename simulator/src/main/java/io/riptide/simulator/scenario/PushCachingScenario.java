@@ -1,5 +1,6 @@
 package io.riptide.simulator.scenario;
 
+import io.riptide.simulator.overlay.RandomOrder;
 import io.riptide.cachemanager.CacheManagerConfig;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.http.CanonicalUrl;
@@ -86,8 +87,8 @@ public final class PushCachingScenario implements Scenario {
         }
         int userStub = random.nextInt(topology.stubCount());
         int gatewayStub = (userStub + 1 + random.nextInt(topology.stubCount() - 1)) % topology.stubCount();
-        List<Integer> local = shuffled(topology.hostsInStub(userStub), random);
-        List<Integer> remote = shuffled(topology.hostsInStub(gatewayStub), random);
+        List<Integer> local = RandomOrder.of(topology.hostsInStub(userStub), random);
+        List<Integer> remote = RandomOrder.of(topology.hostsInStub(gatewayStub), random);
         if (local.size() < 2 + replicas + accessNodes || remote.size() < 2) {
             throw new ScenarioOptionException("hosts-per-stub", "too few hosts per stub for the agents, replicas and proxies");
         }
@@ -246,19 +247,5 @@ public final class PushCachingScenario implements Scenario {
         List<String> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
-    }
-
-    private static List<Integer> shuffled(int[] values, SplittableRandom random) {
-        List<Integer> list = new ArrayList<>();
-        for (int v : values) {
-            list.add(v);
-        }
-        for (int i = list.size() - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = list.get(i);
-            list.set(i, list.get(j));
-            list.set(j, t);
-        }
-        return list;
     }
 }
