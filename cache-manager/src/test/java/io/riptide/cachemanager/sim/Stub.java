@@ -12,6 +12,7 @@ import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.simulation.GroupLatency;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.gateway.Gateway;

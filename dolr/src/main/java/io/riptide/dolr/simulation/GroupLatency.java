@@ -1,10 +1,10 @@
-package io.riptide.cachemanager.sim;
+package io.riptide.dolr.simulation;
 
 import io.riptide.core.runtime.sim.LatencyModel;
 
 /**
- * A small test network of stubs: vertex v is in group v mod groups; inside a group latency is
- * 1–7 ms by vertex distance, across groups 20–50 ms by group distance (after dolr's test model).
+ * A small model network for tests and examples: vertices fall into groups (v mod groups); inside a group latency grows
+ * with the distance between vertex numbers (1–7 ms), across groups it is 20–50 ms by group distance.
  */
 public record GroupLatency(int groups) implements LatencyModel {
     public int groupOf(int vertex) {
