@@ -72,11 +72,11 @@ public record DolrConfig(
     /** Defaults for a real deployment. */
     public static DolrConfig defaults() {
         return new DolrConfig(
-                8, 3, 12,
+                8, 3, 16,
                 Duration.ofSeconds(2), Duration.ofSeconds(7), Duration.ofSeconds(10), Duration.ofSeconds(10),
                 Duration.ofMillis(400), 3,
                 Duration.ofSeconds(180), Duration.ofSeconds(60), 2,
-                true, 3, 2048, 4, Duration.ofSeconds(10),
+                true, 4, 2048, 4, Duration.ofSeconds(10),
                 Duration.ofSeconds(3), 16,
                 256L * 1024 * 1024, 100_000, 1_000_000,
                 32, 1024,
