@@ -120,12 +120,13 @@ final class InspectCommand implements Callable<Integer> {
                 InsertReply r = reply.get(40, TimeUnit.SECONDS);
                 line(out, "insert", r.outcome() + " (version " + r.version() + "): " + r.reason());
             }
-            CompletableFuture<LocateResult> read = new CompletableFuture<>();
-            node.call(n -> {
-                n.read(guid, n.config().defaultTtl(), read::complete);
-                return null;
-            });
-            LocateResult result = read.get(30, TimeUnit.SECONDS);
+            LocateResult result = read(node, guid);
+            // This one-shot node joined moments ago and may already be the GUID's root before the old
+            // root has handed it the pointers; after an insert, give the handover a few heartbeats.
+            for (int retry = 0; insert && !result.found() && retry < 3; retry++) {
+                Thread.sleep(node.call(n -> n.config().heartbeatInterval()).get(5, TimeUnit.SECONDS).toMillis());
+                result = read(node, guid);
+            }
             if (!result.found()) {
                 line(out, "replica", "none found (" + result.failure() + ")");
                 return NOT_FOUND;
@@ -134,6 +135,15 @@ final class InspectCommand implements Callable<Integer> {
                     + String.format("%.1f ms", result.elapsedNanos() / 1e6));
             return describe(out, guid, provider, result.data());
         }
+    }
+
+    private static LocateResult read(OverlayServer node, Id guid) throws Exception {
+        CompletableFuture<LocateResult> read = new CompletableFuture<>();
+        node.call(n -> {
+            n.read(guid, n.config().defaultTtl(), read::complete);
+            return null;
+        });
+        return read.get(30, TimeUnit.SECONDS);
     }
 
     private int describe(PrintWriter out, Id guid, PublicKey provider, byte[] data) {

@@ -81,7 +81,7 @@ class GatewayAndInspectCommandTest {
             String url = "http://127.0.0.1:" + origin.getAddress().getPort() + "/page";
             String join = node.address().toString();
             String key = dir.resolve("provider.key").toString();
-            assertEquals(0, cli.run("inspect", url, "--join", join, "--provider", key, "--insert"), cli.err());
+            assertEquals(0, cli.run("inspect", url, "--join", join, "--provider", key, "--insert"), cli.err() + cli.out());
             String text = cli.out();
             assertTrue(text.contains("insert     INSERTED (version 1)"), text);
             assertTrue(text.contains("version    1"), text);

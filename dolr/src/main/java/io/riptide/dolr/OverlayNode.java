@@ -26,6 +26,7 @@ import io.riptide.dolr.location.LocationMessages.Locate;
 import io.riptide.dolr.location.LocationMessages.LocateFailed;
 import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
+import io.riptide.dolr.location.LocationMessages.PublishAck;
 import io.riptide.dolr.location.LocationMessages.Publish;
 import io.riptide.dolr.location.LocationMessages.ReadReplica;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
@@ -265,6 +266,19 @@ public final class OverlayNode implements MessageHandler {
     }
 
     /**
+     * Stores and publishes a replica like {@link #storeReplica(Id, byte[])}, and tells {@code rooted}
+     * whether the publish reached the object's root (after which every node can find it). Returns
+     * false, without calling {@code rooted}, if it does not fit.
+     */
+    public boolean storeReplica(Id guid, byte[] data, Consumer<Boolean> rooted) {
+        if (!store.put(guid, data)) {
+            return false;
+        }
+        location.publish(guid, rooted);
+        return true;
+    }
+
+    /**
      * Offers the service named {@code service} from this node: anycasts to it can reach this node
      * (the first pointer found leads to the nearest provider). Unlike a replica it is never evicted.
      */
@@ -446,6 +460,8 @@ public final class OverlayNode implements MessageHandler {
             location.onLocateFailed(failed);
         } else if (m instanceof PointerCopy copy) {
             location.onPointerCopy(copy);
+        } else if (m instanceof PublishAck ack) {
+            location.onPublishAck(ack);
         } else if (m instanceof BloomPull) {
             localArea.onPull(from);
         } else if (m instanceof BloomAd ad) {

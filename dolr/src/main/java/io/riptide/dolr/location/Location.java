@@ -4,6 +4,7 @@ import io.riptide.core.id.Id;
 import io.riptide.core.runtime.Cancellable;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.runtime.PendingRequests;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.bloom.LocalArea;
@@ -17,6 +18,7 @@ import io.riptide.dolr.location.LocationMessages.PointerRecord;
 import io.riptide.dolr.location.LocationMessages.ReadReplica;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
 import io.riptide.dolr.location.LocationMessages.Publish;
+import io.riptide.dolr.location.LocationMessages.PublishAck;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
 import io.riptide.dolr.location.PointerStore.Pointer;
 import io.riptide.dolr.routing.HopSender;
@@ -60,6 +62,7 @@ public final class Location {
     /** Publish hops whose slot backups also get the pointer. */
     private static final int BACKUP_POINTER_HOPS = 2;
     private final Map<Long, Pending> pending = new HashMap<>();
+    private final PendingRequests<Boolean> publishAcks;
     private long nextRequest;
     private long located;
     private long failedLocates;
@@ -86,6 +89,7 @@ public final class Location {
         this.onSuspect = onSuspect;
         this.objects = objects;
         this.slotBackups = slotBackups;
+        this.publishAcks = new PendingRequests<>(env);
     }
 
     /** Starts republishing this node's replicas and expiring stale pointers. */
@@ -99,12 +103,26 @@ public final class Location {
 
     /** Announces that this node holds a replica of {@code guid}. */
     public void publish(Id guid) {
-        forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), false)));
+        forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), false, 0)));
+    }
+
+    /**
+     * Announces a replica and tells {@code rooted} whether the publish reached the root within the
+     * locate deadline: once it has, a locate from anywhere finds the replica.
+     */
+    public void publish(Id guid, Consumer<Boolean> rooted) {
+        long ackId = publishAcks.add(config.locateDeadline(), rooted, () -> false);
+        forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), false, ackId)));
+    }
+
+    /** The root confirmed a publish of ours. */
+    public void onPublishAck(PublishAck ack) {
+        publishAcks.complete(ack.ackId(), true);
     }
 
     /** Withdraws this node's pointers for {@code guid}. */
     public void unpublish(Id guid) {
-        forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), true)));
+        forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), true, 0)));
     }
 
     /** Route handler for {@link Publish}: a pointer at every hop, copies at the root. */
@@ -131,6 +149,14 @@ public final class Location {
                 PointerCopy copy = new PointerCopy(List.of(new PointerRecord(p.guid(), p.replica(), message.pathNanos(), remaining)));
                 for (NodeHandle n : rootSetNeighbours()) {
                     env.send(n.address(), copy);
+                }
+                if (p.ackId() != 0) {
+                    PublishAck ack = new PublishAck(p.guid(), p.ackId());
+                    if (p.replica().id().equals(env.self().id())) {
+                        onPublishAck(ack);
+                    } else {
+                        env.send(p.replica().address(), ack);
+                    }
                 }
             }
         };

@@ -16,8 +16,15 @@ public final class LocationMessages {
     private LocationMessages() {
     }
 
-    /** Routed toward {@code guid}'s root; leaves (or, when {@code withdraw}, removes) a pointer at every hop. */
-    public record Publish(Id guid, NodeHandle replica, boolean withdraw) implements WireMessage {
+    /**
+     * Routed toward {@code guid}'s root; leaves (or, when {@code withdraw}, removes) a pointer at every hop.
+     * A non-zero {@code ackId} asks the root to confirm with a {@link PublishAck}.
+     */
+    public record Publish(Id guid, NodeHandle replica, boolean withdraw, long ackId) implements WireMessage {
+    }
+
+    /** The root's confirmation that a publish reached it, so the object is now findable from anywhere. */
+    public record PublishAck(Id guid, long ackId) implements WireMessage {
     }
 
     /**
@@ -95,8 +102,10 @@ public final class LocationMessages {
 
     /** Registers these messages in {@code codec} (tags 30–49). */
     public static void register(MessageCodec codec) {
-        codec.register(30, Publish.class, (m, out) -> out.id(m.guid()).handle(m.replica()).bool(m.withdraw()),
-                in -> new Publish(in.id(), in.handle(), in.bool()));
+        codec.register(30, Publish.class, (m, out) -> out.id(m.guid()).handle(m.replica()).bool(m.withdraw()).i64(m.ackId()),
+                in -> new Publish(in.id(), in.handle(), in.bool(), in.i64()));
+        codec.register(39, PublishAck.class, (m, out) -> out.id(m.guid()).i64(m.ackId()),
+                in -> new PublishAck(in.id(), in.i64()));
         codec.register(31, Locate.class,
                 (m, out) -> out.id(m.guid()).handle(m.requester()).i64(m.requestId()).u16(m.ttl()).u16(m.hops())
                         .u8(m.bloomHops()).message(codec, m.payload()),

@@ -292,6 +292,25 @@ class OverlayProtocolTest {
     }
 
     @Test
+    void onceTheRootConfirmsAPublishEveryNodeFindsTheReplicaAtOnce() {
+        SimulatedOverlay overlay = OverlayFixture.settled(14, NODES, GROUPS);
+        Id guid = Id.hash("just inserted");
+        List<LocateResult> results = new ArrayList<>();
+        Boolean[] rooted = new Boolean[1];
+        assertTrue(overlay.node(33).storeReplica(guid, new byte[] {7}, ok -> {
+            rooted[0] = ok;
+            // Asked in the same instant the confirmation arrives: no pointer may still be in flight.
+            for (int v : overlay.liveVertices()) {
+                overlay.node(v).locate(guid, 16, false, results::add);
+            }
+        }));
+        run(overlay, Duration.ofSeconds(5));
+        assertEquals(Boolean.TRUE, rooted[0]);
+        assertEquals(NODES, results.size());
+        assertTrue(results.stream().allMatch(LocateResult::found), "every locate found the replica");
+    }
+
+    @Test
     void aLeaseIsHeldByOneClaimantUntilReleasedOrExpired() {
         SimulatedOverlay overlay = OverlayFixture.settled(13, NODES, GROUPS);
         Id key = Id.hash("fetching http://example.org/");

@@ -149,8 +149,16 @@ public final class Inserter {
             }
             job = new Job(key, url, headers);
             jobs.put(key, job);
+            join(job, stale, waiter, local);
+            // Joined first: when this node is the lease's root, the claim answers (and may hand the job
+            // and its waiters to another gateway) before start() returns.
             start(job);
+            return;
         }
+        join(job, stale, waiter, local);
+    }
+
+    private static void join(Job job, boolean stale, Waiter waiter, Consumer<InsertResult> local) {
         job.stale |= stale;
         if (waiter != null) {
             job.waiters.add(waiter);
@@ -338,9 +346,12 @@ public final class Inserter {
                         return;
                     }
                     CachedCopy updated = copy.withHeartbeat(heartbeat);
-                    distribute(guid, updated.toBytes(), heartbeat.issuedAtMillis());
                     remember(updated);
-                    finish(job, guid, version, Outcome.UNCHANGED, "content unchanged: version " + version + " confirmed", lifetime);
+                    String confirmed = "content unchanged: version " + version + " confirmed";
+                    if (!distribute(guid, updated.toBytes(), heartbeat.issuedAtMillis(),
+                            rooted -> finish(job, guid, version, Outcome.UNCHANGED, confirmed, lifetime))) {
+                        finish(job, guid, version, Outcome.UNCHANGED, confirmed + " (this gateway could not keep a copy)", lifetime);
+                    }
                 });
         if (!queued) {
             finish(job, guid, version, Outcome.OVERLOADED, "gateway busy: the signing stage is full", lifetime);
@@ -358,12 +369,18 @@ public final class Inserter {
                 finish(job, guid, version - 1, Outcome.ORIGIN_FAILED, "could not sign the object: " + error, lifetime);
                 return;
             }
-            if (!distribute(guid, copy.toBytes(), Math.max(responseTime, env.wallClockMillis()))) {
+            // remember() runs before finish(), which may start the next job for this URL at once.
+            boolean stored = distribute(guid, copy.toBytes(), Math.max(responseTime, env.wallClockMillis()), rooted -> {
+                remember(copy);
+                finish(job, guid, version, Outcome.INSERTED, rooted
+                        ? "version " + version + " inserted"
+                        : "version " + version + " inserted; the object's root has not yet confirmed its pointer", lifetime);
+            });
+            if (!stored) {
                 finish(job, guid, version - 1, Outcome.NOT_CACHEABLE, "object larger than this gateway's store", lifetime);
                 return;
             }
             remember(copy);
-            finish(job, guid, version, Outcome.INSERTED, "version " + version + " inserted", lifetime);
         });
         if (!queued) {
             finish(job, guid, version - 1, Outcome.OVERLOADED, "gateway busy: the signing stage is full", lifetime);
@@ -372,13 +389,18 @@ public final class Inserter {
 
     /**
      * Stores new data for {@code guid} on this gateway and pushes it down the object's dissemination
-     * tree, whose root is the primary copy here; the first time, the tree is started.
+     * tree, whose root is the primary copy here; the first time, the tree is started. {@code readable}
+     * hears when requesters may be told: at once for an update of a published object, and for a new
+     * one once its publish reached the root (true) or the wait for that timed out (false), so that
+     * "inserted" means "findable from any node". Returns false, without calling it, if the data does
+     * not fit.
      */
-    private boolean distribute(Id guid, byte[] data, long stamp) {
+    private boolean distribute(Id guid, byte[] data, long stamp, Consumer<Boolean> readable) {
         if (node.publishUpdate(guid, data, stamp)) {
+            readable.accept(true);
             return true;
         }
-        if (!node.storeReplica(guid, data)) {
+        if (!node.storeReplica(guid, data, readable)) {
             return false;
         }
         node.startTree(guid, stamp);
