@@ -92,6 +92,15 @@ public record DolrConfig(
                 maxProbeQueue, joinTimeout);
     }
 
+    /** A copy with another bound on the per-node replica store. */
+    public DolrConfig withStore(long replicaBytes, int replicas) {
+        return new DolrConfig(leafSetHalf, slotCandidates, localNeighbours, heartbeatInterval, failAfter,
+                tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
+                republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
+                locateDeadline, defaultTtl, replicaBytes, replicas, maxPointers, maxProbesInFlight,
+                maxProbeQueue, joinTimeout);
+    }
+
     /** A copy with other maintenance periods (heartbeat, failure detection, table lease, proximity gossip). */
     public DolrConfig withMaintenance(Duration heartbeat, Duration fail, Duration tableCheck, Duration maintenance) {
         return new DolrConfig(leafSetHalf, slotCandidates, localNeighbours, heartbeat, fail,

@@ -121,10 +121,10 @@ public final class OverlayNode implements MessageHandler {
         this.peers = new PeerTable(16_384);
         this.table = new RoutingTable(self.id(), config.slotCandidates());
         this.leafSet = new LeafSet(self.id(), config.leafSetHalf());
-        this.store = new ReplicaStore(config.maxReplicaBytes(), config.maxReplicas(), this::onEvicted);
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
                 config.bloomHashes(), this::heldObjects);
+        this.store = new ReplicaStore(config.maxReplicaBytes(), config.maxReplicas(), this::onEvicted, localArea::heldByNeighbour);
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined());
         // The hop sender and forwarder report suspects to membership, which is built after them.

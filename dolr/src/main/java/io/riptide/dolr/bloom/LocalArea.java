@@ -165,6 +165,20 @@ public final class LocalArea {
         return out;
     }
 
+    /**
+     * Whether a neighbour probably holds a replica of {@code guid} itself (its own filter, level 1):
+     * replacement treats this node's copy as a non-master one. Bloom false positives make a master
+     * look like a non-master now and then; that only costs the stub an occasional outside fetch.
+     */
+    public boolean heldByNeighbour(Id guid) {
+        for (AttenuatedBloomFilter f : filters.values()) {
+            if (f.level(1).mightContain(guid)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Neighbours whose filters have arrived. */
     public int filtersHeld() {
         return filters.size();

@@ -130,4 +130,29 @@ class ReplicaStoreTest {
         assertEquals(List.of(), evicted);
         assertEquals(0, store.evictions());
     }
+
+    @Test
+    void aCopyANeighbourAlsoHoldsIsEvictedBeforeAnOlderLastCopy() {
+        java.util.Set<Id> nearby = new java.util.HashSet<>(List.of(C));
+        ReplicaStore store = new ReplicaStore(1000, 3, evicted::add, nearby::contains);
+        store.put(A, bytes(10, 1));
+        store.put(B, bytes(10, 2));
+        store.put(C, bytes(10, 3));
+        store.put(D, bytes(10, 4)); // A and B are older, but they are the neighbourhood's last copies
+        assertEquals(List.of(C), evicted);
+        assertEquals(1, store.nonMasterEvictions());
+        store.put(E, bytes(10, 5)); // only last copies left: plain LRU
+        assertEquals(List.of(C, A), evicted);
+        assertEquals(1, store.nonMasterEvictions());
+    }
+
+    @Test
+    void theReplicaBeingStoredIsNeverItsOwnVictimEvenWhenANeighbourHoldsIt() {
+        ReplicaStore store = new ReplicaStore(1000, 2, evicted::add, guid -> true);
+        store.put(A, bytes(10, 1));
+        store.put(B, bytes(10, 2));
+        store.put(C, bytes(10, 3));
+        assertEquals(List.of(A), evicted);
+        assertTrue(store.contains(C));
+    }
 }
