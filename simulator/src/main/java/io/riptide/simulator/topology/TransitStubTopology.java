@@ -1,6 +1,7 @@
 package io.riptide.simulator.topology;
 
 import io.riptide.core.runtime.sim.LatencyModel;
+import io.riptide.core.runtime.sim.LinkModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -13,8 +14,12 @@ import java.util.Objects;
  * path between two stubs is host → border → uplink → transit routers → uplink → border → host, and a
  * path within a stub never gains by leaving it; so the sum of those parts is the true shortest path.
  * Memory is about {@code hosts × hostsPerStub + routers²} ints.
+ *
+ * <p>As a {@link LinkModel} it names the links that congest: each stub's 1.5 Mb/s uplink, one link
+ * per direction (stub {@code s} sends on link {@code 2s} and receives on {@code 2s + 1}). The 100 Mb/s
+ * LAN inside a stub and the 45 Mb/s transit core are 30–60 times faster and are left to latency.
  */
-public final class TransitStubTopology implements LatencyModel {
+public final class TransitStubTopology implements LatencyModel, LinkModel {
     private final TopologyParams params;
     private final int[] stubOf;
     private final int[] stubStart;
@@ -180,5 +185,32 @@ public final class TransitStubTopology implements LatencyModel {
     /** The slowest class of link on the path from {@code a} to {@code b}; a host to itself counts as intra-stub. */
     public LinkClass bottleneck(int a, int b) {
         return sameStub(a, b) ? LinkClass.INTRA_STUB : LinkClass.STUB_TRANSIT;
+    }
+
+    @Override
+    public int linkCount() {
+        return 2 * stubCount();
+    }
+
+    @Override
+    public long bitsPerSecond(int link) {
+        return LinkClass.STUB_TRANSIT.bitsPerSecond();
+    }
+
+    @Override
+    public int path(int from, int to, int[] out) {
+        int sa = stubOf(from);
+        int sb = stubOf(to);
+        if (sa == sb) {
+            return 0;
+        }
+        out[0] = 2 * sa;
+        out[1] = 2 * sb + 1;
+        return 2;
+    }
+
+    @Override
+    public int maxPathLength() {
+        return 2;
     }
 }

@@ -183,4 +183,22 @@ class TransitStubTopologyTest {
         }
         return dist;
     }
+
+    @Test
+    void onlyStubUplinksQueueOneLinkPerDirection() {
+        TransitStubTopology t = TransitStubTopology.generate(SMALL, 3);
+        int[] path = new int[t.maxPathLength()];
+        int a = t.firstHost(0);
+        int b = t.firstHost(0) + 1;
+        int far = t.firstHost(4) + 2;
+        assertEquals(0, t.path(a, b, path), "inside a stub nothing queues");
+        assertEquals(2, t.path(a, far, path));
+        assertEquals(0, path[0], "out over stub 0's uplink");
+        assertEquals(9, path[1], "in over stub 4's downlink");
+        assertEquals(2, t.path(far, a, path));
+        assertEquals(8, path[0]);
+        assertEquals(1, path[1]);
+        assertEquals(12, t.linkCount());
+        assertEquals(1_500_000L, t.bitsPerSecond(5));
+    }
 }

@@ -14,12 +14,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 
 /**
  * The simulated network: hosts at topology vertices, messages delivered after the latency model's
  * delay, lost when the receiver is down. Messages travel as objects; with a codec set, each one is
  * also encoded to a frame and decoded again, which proves the wire form at simulation scale.
+ *
+ * <p>Optionally ({@link #setLinks}) messages also queue: each bandwidth-limited link on the path
+ * sends one message at a time, first come first served, taking the message's frame size over the
+ * link's bandwidth, so a saturated link delays what follows as a real one does. Host access links
+ * ({@link #setAccessLink}, e.g. an origin server's 10 Mb/s line) queue the same way. Loss
+ * ({@link #setLoss}) and partitions ({@link #partition}) drop messages on demand.
  */
 public final class SimNetwork {
     private final Simulation sim;
@@ -33,10 +41,115 @@ public final class SimNetwork {
     private MessageCodec wireCheck;
     private long messagesSent;
     private long messagesDropped;
+    // Link queueing (null: latency only). freeAt[l] is when link l finishes what it has been given.
+    private LinkModel links;
+    private MessageCodec sizer;
+    private long[] freeAt;
+    private long[] linkBytes;
+    private int[] pathBuffer;
+    private final Map<Integer, AccessLink> accessLinks = new HashMap<>();
+    private long queueingNanos;
+    private long maxQueueingNanos;
+    // Loss and partitions, on demand; a random stream of their own keeps other draws unchanged.
+    private final SplittableRandom lossRandom;
+    private double lossProbability;
+    private IntPredicate partitionSide;
+    private long messagesLost;
+
+    /** A host's own line to the network: queues like a link, in each direction. */
+    private static final class AccessLink {
+        final long bitsPerSecond;
+        long upFreeAt;
+        long downFreeAt;
+        long bytes;
+
+        AccessLink(long bitsPerSecond) {
+            this.bitsPerSecond = bitsPerSecond;
+        }
+    }
 
     public SimNetwork(Simulation sim, LatencyModel latency) {
         this.sim = sim;
         this.latency = latency;
+        this.lossRandom = sim.newRandom();
+    }
+
+    /**
+     * Makes messages queue on {@code model}'s links; {@code codec} gives each message's size (its
+     * frame), so every message type sent must be registered in it.
+     */
+    public void setLinks(LinkModel model, MessageCodec codec) {
+        this.links = model;
+        this.sizer = codec;
+        this.freeAt = new long[model.linkCount()];
+        this.linkBytes = new long[model.linkCount()];
+        this.pathBuffer = new int[model.maxPathLength()];
+    }
+
+    /**
+     * Gives the host at {@code vertex} a line of {@code bitsPerSecond} in each direction that all its
+     * messages queue on (requires {@link #setLinks} for message sizes).
+     */
+    public void setAccessLink(int vertex, long bitsPerSecond) {
+        if (sizer == null) {
+            throw new IllegalStateException("set links (and so message sizes) before access links");
+        }
+        if (bitsPerSecond <= 0) {
+            throw new IllegalArgumentException("bandwidth must be positive, got " + bitsPerSecond);
+        }
+        accessLinks.put(vertex, new AccessLink(bitsPerSecond));
+    }
+
+    /** Drops each message between two different hosts with probability {@code p} (0 turns loss off). */
+    public void setLoss(double p) {
+        if (p < 0 || p > 1) {
+            throw new IllegalArgumentException("loss probability must be in [0, 1], got " + p);
+        }
+        this.lossProbability = p;
+    }
+
+    /**
+     * Cuts the network in two: messages between a host on {@code side} and one off it are dropped,
+     * including those already in flight, until {@link #heal}.
+     */
+    public void partition(IntPredicate side) {
+        this.partitionSide = side;
+    }
+
+    /** Ends a partition. */
+    public void heal() {
+        this.partitionSide = null;
+    }
+
+    private boolean cut(int a, int b) {
+        IntPredicate side = partitionSide;
+        return side != null && side.test(a) != side.test(b);
+    }
+
+    /** Messages dropped by loss or a partition (also counted in {@link #messagesDropped}). */
+    public long messagesLost() {
+        return messagesLost;
+    }
+
+    /** Total time messages spent waiting for and crossing queued links, in nanoseconds. */
+    public long queueingNanos() {
+        return queueingNanos;
+    }
+
+    /** The longest any one message spent on queued links, in nanoseconds. */
+    public long maxQueueingNanos() {
+        return maxQueueingNanos;
+    }
+
+    /** Bytes sent over {@code link} so far. */
+    public long linkBytes(int link) {
+        return linkBytes[link];
+    }
+
+    /** Bytes the host at {@code vertex} sent and received over its access link. */
+    public long accessLinkBytes(int vertex) {
+        AccessLink a = accessLinks.get(vertex);
+        return a == null ? 0 : a.bytes;
     }
 
     public Simulation simulation() {
@@ -116,15 +229,80 @@ public final class SimNetwork {
         messagesSent++;
         WireMessage delivered = wireCheck == null ? message : roundTrip(message);
         int fromVertex = from.self().address().port();
+        int toVertex = to.port();
+        if (fromVertex != toVertex && (cut(fromVertex, toVertex)
+                || (lossProbability > 0 && lossRandom.nextDouble() < lossProbability))) {
+            messagesLost++;
+            messagesDropped++;
+            return;
+        }
         NodeHandle sender = from.self();
-        sim.at(latency.latencyNanos(fromVertex, to.port()), () -> {
-            SimEnv target = host(to.port());
+        long delay = latency.latencyNanos(fromVertex, toVertex) + queue(message, fromVertex, toVertex);
+        sim.at(delay, () -> {
+            SimEnv target = host(toVertex);
             if (target == null || !target.isAlive()) {
+                messagesDropped++;
+                return;
+            }
+            if (cut(fromVertex, toVertex)) {
+                messagesLost++;
                 messagesDropped++;
                 return;
             }
             target.deliver(sender, delivered);
         });
+    }
+
+    /**
+     * Puts the message on each queued link of its path in turn (store and forward: a link starts on
+     * it when both the message and the link are ready) and returns the time that took.
+     */
+    private long queue(WireMessage message, int from, int to) {
+        if (links == null || from == to) {
+            return 0;
+        }
+        AccessLink up = accessLinks.get(from);
+        AccessLink down = accessLinks.get(to);
+        int hops = links.path(from, to, pathBuffer);
+        if (hops == 0 && up == null && down == null) {
+            return 0;
+        }
+        long bytes = frameBytes(message);
+        long now = sim.now();
+        long t = now;
+        if (up != null) {
+            t = Math.max(t, up.upFreeAt) + transmitNanos(bytes, up.bitsPerSecond);
+            up.upFreeAt = t;
+            up.bytes += bytes;
+        }
+        for (int i = 0; i < hops; i++) {
+            int link = pathBuffer[i];
+            t = Math.max(t, freeAt[link]) + transmitNanos(bytes, links.bitsPerSecond(link));
+            freeAt[link] = t;
+            linkBytes[link] += bytes;
+        }
+        if (down != null) {
+            t = Math.max(t, down.downFreeAt) + transmitNanos(bytes, down.bitsPerSecond);
+            down.downFreeAt = t;
+            down.bytes += bytes;
+        }
+        long spent = t - now;
+        queueingNanos += spent;
+        maxQueueingNanos = Math.max(maxQueueingNanos, spent);
+        return spent;
+    }
+
+    private static long transmitNanos(long bytes, long bitsPerSecond) {
+        return Math.max(1, bytes * 8 * 1_000_000_000L / bitsPerSecond);
+    }
+
+    private long frameBytes(WireMessage message) {
+        ByteBuf frame = Frames.encode(sizer, message, unpooledUntracked);
+        try {
+            return frame.readableBytes();
+        } finally {
+            frame.release();
+        }
     }
 
     private WireMessage roundTrip(WireMessage message) {
