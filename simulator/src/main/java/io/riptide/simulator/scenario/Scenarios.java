@@ -31,7 +31,8 @@ public final class Scenarios {
                 new DisseminationScenario(),
                 new ServiceDiscoveryScenario(),
                 new FlashCrowdScenario(),
-                new PushCachingScenario()));
+                new PushCachingScenario(),
+                new OriginShieldScenario()));
     }
 
     /** This set plus {@code scenario}. */
