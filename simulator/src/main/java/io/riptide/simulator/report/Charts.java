@@ -52,6 +52,8 @@ public final class Charts {
     public void cdf(Path png, String title, String xLabel, Map<String, double[]> samples) throws IOException {
         XYChart chart = xyChart(title, xLabel, "fraction ≤ x");
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(1.0);
+        // Without a pattern XChart labels small samples' distinct fractions one by one.
+        chart.getStyler().setYAxisDecimalPattern("0.0").setYAxisTickMarkSpacingHint(60);
         for (Map.Entry<String, double[]> e : samples.entrySet()) {
             Series s = EmpiricalCdf.of(e.getKey(), e.getValue());
             chart.addSeries(s.name(), s.x(), s.y());

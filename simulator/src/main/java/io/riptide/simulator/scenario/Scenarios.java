@@ -32,7 +32,8 @@ public final class Scenarios {
                 new ServiceDiscoveryScenario(),
                 new FlashCrowdScenario(),
                 new PushCachingScenario(),
-                new OriginShieldScenario()));
+                new OriginShieldScenario(),
+                new ServiceLocationScenario()));
     }
 
     /** This set plus {@code scenario}. */
