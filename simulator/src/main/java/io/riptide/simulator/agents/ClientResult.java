@@ -5,14 +5,18 @@ import io.riptide.core.runtime.NodeHandle;
 /**
  * How one client request was answered.
  *
- * @param source       from a replica in the overlay, or from the origin after a miss or a stale copy
+ * @param source       from a replica in the overlay, or from the origin after a miss, a stale copy or without caching
  * @param replica      the replica that answered the read (also when its copy was stale), or null
  * @param hops         overlay hops of the read
  * @param latencyNanos from the request to the response, in virtual time
  */
 public record ClientResult(Source source, NodeHandle replica, int hops, long latencyNanos) {
     /** Where the response came from. */
-    public enum Source { REPLICA, ORIGIN_MISS, ORIGIN_STALE }
+    public enum Source {
+        REPLICA, ORIGIN_MISS, ORIGIN_STALE,
+        /** From the origin by a proxy that does not cache (no overlay read at all). */
+        ORIGIN_UNCACHED
+    }
 
     /** Whether a replica served it. */
     public boolean fromReplica() {

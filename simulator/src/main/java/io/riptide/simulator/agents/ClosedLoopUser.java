@@ -9,14 +9,14 @@ import java.util.function.Consumer;
  * until the end time. Every response completed by then is handed to the sink.
  */
 public final class ClosedLoopUser {
-    private final ProxyClient proxy;
+    private final RequestPath proxy;
     private final String url;
     private final Duration think;
     private final long endNanos;
     private final Consumer<ClientResult> sink;
 
-    /** A user of {@code proxy} requesting {@code url} until {@code endNanos} (the proxy node's clock). */
-    public ClosedLoopUser(ProxyClient proxy, String url, Duration think, long endNanos, Consumer<ClientResult> sink) {
+    /** A user of {@code proxy} requesting {@code url} until {@code endNanos} (the proxy's clock). */
+    public ClosedLoopUser(RequestPath proxy, String url, Duration think, long endNanos, Consumer<ClientResult> sink) {
         this.proxy = proxy;
         this.url = url;
         this.think = think;
@@ -26,11 +26,11 @@ public final class ClosedLoopUser {
 
     /** Starts the loop after {@code delay}. */
     public void start(Duration delay) {
-        proxy.node().env().schedule(delay, this::request);
+        proxy.env().schedule(delay, this::request);
     }
 
     private void request() {
-        Env env = proxy.node().env();
+        Env env = proxy.env();
         proxy.get(url, result -> {
             if (env.nowNanos() > endNanos) {
                 return;

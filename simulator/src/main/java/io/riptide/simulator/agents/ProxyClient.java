@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * per hint interval), as the real proxy does. Optionally it reports its request counts per object
  * (load reports), which lets a cache manager see a crowd that produces no slow hits.
  */
-public final class ProxyClient {
+public final class ProxyClient implements RequestPath {
     private final OverlayNode node;
     private final Env env;
     private final PublicKey provider;
@@ -63,7 +63,7 @@ public final class ProxyClient {
         unreported.clear();
     }
 
-    /** Requests canonical URL {@code url}; {@code done} hears how it was answered. */
+    @Override
     public void get(String url, Consumer<ClientResult> done) {
         long start = env.nowNanos();
         Id guid = ObjectNames.objectGuid(provider, url, "");
@@ -105,5 +105,10 @@ public final class ProxyClient {
     /** The access node. */
     public OverlayNode node() {
         return node;
+    }
+
+    @Override
+    public Env env() {
+        return env;
     }
 }

@@ -18,7 +18,9 @@ import io.riptide.simulator.agents.ClientResult;
 import io.riptide.simulator.agents.ClosedLoopUser;
 import io.riptide.simulator.agents.OriginDocument;
 import io.riptide.simulator.agents.ProxyClient;
+import io.riptide.simulator.agents.RequestPath;
 import io.riptide.simulator.agents.SimulatedOrigin;
+import io.riptide.simulator.agents.UncachedProxy;
 import io.riptide.simulator.overlay.AgentOverlay;
 import io.riptide.simulator.report.Charts;
 import io.riptide.simulator.report.CsvWriter;
@@ -42,10 +44,13 @@ import java.util.function.Function;
 /**
  * Paper Figs. 23–24: a 16 KB document, stale after 5 s and changed every 30 s, on an origin behind a
  * 10 Mbit/s link ({@link io.riptide.simulator.agents.OriginLink}); users in one stub request it in a
- * closed loop. Two providers share the overlay: one whose gateway keeps the URLs in push mode (a
- * heartbeat or update down the dissemination tree every 2 s), one without push (no monitors), where
- * a user finding the stub's replica stale goes to the origin and hints the cache manager. Measured
- * per number of users: latency percentiles and requests answered per second.
+ * closed loop. Three systems, each URL on its own host and link: with push, a provider whose gateway
+ * keeps the URLs in push mode (a heartbeat or update down the dissemination tree every 2 s); without
+ * push, the paper's base configuration, proxies that cache nothing so every request crosses the
+ * origin link ({@code nopush}); and, beyond the paper, the overlay without push (no monitors), where
+ * a user finding the stub's replica stale goes to the origin and hints the cache manager, which has
+ * the gateway re-check ({@code recheck}). Measured per number of users: latency percentiles and
+ * requests answered per second (mean and standard deviation over one-second bins, as Fig. 24).
  */
 public final class PushCachingScenario implements Scenario {
     @Override
@@ -95,13 +100,15 @@ public final class PushCachingScenario implements Scenario {
 
         List<String> pushUrls = new ArrayList<>();
         List<String> pullUrls = new ArrayList<>();
+        List<String> uncachedUrls = new ArrayList<>();
         SimulatedOrigin origin = new SimulatedOrigin(linkBps, originLatency);
         for (int n : counts) {
             // Each run has its own site behind its own link, so runs do not share a queue.
             pushUrls.add(CanonicalUrl.of("http://n" + n + ".push.example/scores.html").value());
             pullUrls.add(CanonicalUrl.of("http://n" + n + ".pull.example/scores.html").value());
+            uncachedUrls.add(CanonicalUrl.of("http://n" + n + ".nocache.example/scores.html").value());
         }
-        for (String url : concat(pushUrls, pullUrls)) {
+        for (String url : concat(concat(pushUrls, pullUrls), uncachedUrls)) {
             origin.serve(new OriginDocument(url, sizeBytes, maxAge, Duration.ofSeconds(changeS)));
         }
         PushMode pushMode = PushMode.forPrefixes(pushUrls);
@@ -132,42 +139,73 @@ public final class PushCachingScenario implements Scenario {
                 .put("think_ms", (double) think.toMillis())
                 .put("duration_s", (long) durationS)
                 .put("proxies", (long) accessNodes)
-                .put("replicas_in_user_stub", (long) replicas);
+                .put("replicas_in_user_stub", (long) replicas)
+                .put("client_counts", Arrays.stream(counts).asLongStream().toArray())
+                // The most responses per second the origin link can carry: the no-push system's ceiling.
+                .put("origin_link_capacity_per_s", linkBps / (sizeBytes * 8.0))
+                .put("nopush_system", "proxies without a cache: every request fetched over the origin link (paper section 6.8)")
+                .put("recheck_system", "overlay without push: a stale replica sends the user to the origin and hints the"
+                        + " cache manager, which has the gateway re-check");
         ResultJson.ObjectList rows = result.objects("rows");
         Map<String, double[]> cdfPush = new LinkedHashMap<>();
         Map<String, double[]> cdfPull = new LinkedHashMap<>();
+        Map<String, double[]> cdfRecheck = new LinkedHashMap<>();
         double[] x = new double[counts.length];
         double[] tputPush = new double[counts.length];
         double[] tputPull = new double[counts.length];
+        double[] tputRecheck = new double[counts.length];
         double[] p95Push = new double[counts.length];
         double[] p95Pull = new double[counts.length];
-        progress.begin("runs of " + durationS + " virtual s", 2L * counts.length);
+        double[] p95Recheck = new double[counts.length];
+        progress.begin("runs of " + durationS + " virtual s", 3L * counts.length);
         try (CsvWriter csv = new CsvWriter(context.output("push-caching.csv"), List.of("clients", "p50_ms_push", "p95_ms_push",
-                "p50_ms_nopush", "p95_ms_nopush", "throughput_push", "throughput_nopush"))) {
+                "p50_ms_nopush", "p95_ms_nopush", "throughput_push", "throughput_nopush", "p50_ms_recheck", "p95_ms_recheck",
+                "throughput_recheck"))) {
             for (int i = 0; i < counts.length; i++) {
-                RunResult push = runOnce(world, gateways[0], remote.get(0), pushProvider, pushMode, origin, pushUrls.get(i), counts[i], think,
-                        durationS, replicaVertices, proxyVertices, random);
+                List<RequestPath> pushProxies = overlayProxies(world, gateways[0], remote.get(0), pushProvider, pushMode, origin,
+                        pushUrls.get(i), replicaVertices, proxyVertices);
+                RunResult push = runUsers(world, origin, pushProxies, pushUrls.get(i), counts[i], think, durationS, random);
                 progress.step();
-                RunResult pull = runOnce(world, gateways[1], remote.get(1), pullProvider, PushMode.NONE, origin, pullUrls.get(i), counts[i], think,
-                        durationS, replicaVertices, proxyVertices, random);
+                List<RequestPath> uncached = new ArrayList<>();
+                for (int v : proxyVertices) {
+                    uncached.add(new UncachedProxy(world.overlay().node(v).env(), origin));
+                }
+                RunResult pull = runUsers(world, origin, uncached, uncachedUrls.get(i), counts[i], think, durationS, random);
+                progress.step();
+                List<RequestPath> recheckProxies = overlayProxies(world, gateways[1], remote.get(1), pullProvider, PushMode.NONE,
+                        origin, pullUrls.get(i), replicaVertices, proxyVertices);
+                RunResult recheck = runUsers(world, origin, recheckProxies, pullUrls.get(i), counts[i], think, durationS, random);
                 progress.step();
                 SampleSummary sp = SampleSummary.of(push.latenciesMs());
                 SampleSummary sn = SampleSummary.of(pull.latenciesMs());
+                SampleSummary sr = SampleSummary.of(recheck.latenciesMs());
                 rows.add().put("clients", (long) counts[i])
                         .put("p50_ms_push", sp.p50()).put("p95_ms_push", sp.p95())
                         .put("p50_ms_nopush", sn.p50()).put("p95_ms_nopush", sn.p95())
                         .put("throughput_push", push.perSecond()).put("throughput_nopush", pull.perSecond())
                         .put("overlay_share_push", push.overlayShare()).put("overlay_share_nopush", pull.overlayShare())
-                        .put("origin_fetches_push", origin.fetches(pushUrls.get(i)))
-                        .put("origin_fetches_nopush", origin.fetches(pullUrls.get(i)));
-                csv.row((long) counts[i], sp.p50(), sp.p95(), sn.p50(), sn.p95(), push.perSecond(), pull.perSecond());
+                        .put("origin_fetches_push", push.originFetches())
+                        .put("origin_fetches_nopush", pull.originFetches())
+                        .put("mean_ms_push", sp.mean()).put("mean_ms_nopush", sn.mean())
+                        .put("throughput_sd_push", push.perSecondSd()).put("throughput_sd_nopush", pull.perSecondSd())
+                        .put("p50_ms_recheck", sr.p50()).put("p95_ms_recheck", sr.p95()).put("mean_ms_recheck", sr.mean())
+                        .put("throughput_recheck", recheck.perSecond()).put("throughput_sd_recheck", recheck.perSecondSd())
+                        .put("overlay_share_recheck", recheck.overlayShare())
+                        .put("origin_fetches_recheck", recheck.originFetches())
+                        // Closed loop: a user's rate is 1 / (think + latency), so this is what push's throughput must equal.
+                        .put("closed_loop_bound_push", counts[i] * 1000.0 / (think.toMillis() + sp.mean()));
+                csv.row((long) counts[i], sp.p50(), sp.p95(), sn.p50(), sn.p95(), push.perSecond(), pull.perSecond(), sr.p50(),
+                        sr.p95(), recheck.perSecond());
                 x[i] = counts[i];
                 tputPush[i] = push.perSecond();
                 tputPull[i] = pull.perSecond();
+                tputRecheck[i] = recheck.perSecond();
                 p95Push[i] = sp.p95();
                 p95Pull[i] = sn.p95();
+                p95Recheck[i] = sr.p95();
                 cdfPush.put(counts[i] + " clients", Samples.thinned(push.latenciesMs(), 2000));
                 cdfPull.put(counts[i] + " clients", Samples.thinned(pull.latenciesMs(), 2000));
+                cdfRecheck.put(counts[i] + " clients", Samples.thinned(recheck.latenciesMs(), 2000));
             }
         }
         progress.finish();
@@ -177,7 +215,8 @@ public final class PushCachingScenario implements Scenario {
         double ratio = tputPush[last] / Math.max(1e-9, tputPull[last]);
         boolean targetMet = flatness <= 1.5 && ratio >= 10;
         result.put("p95_push_max_over_min", flatness)
-                .put("throughput_ratio_at_largest", ratio);
+                .put("throughput_ratio_at_largest", ratio)
+                .put("throughput_ratio_recheck_at_largest", tputPush[last] / Math.max(1e-9, tputRecheck[last]));
         result.object("targets").put("p95_push_max_over_min_max", 1.5).put("throughput_ratio_at_largest_min", 10.0);
         result.put("target_met", targetMet)
                 .put("gateway_monitor_polls_push", gateways[0].monitors().polls())
@@ -189,16 +228,20 @@ public final class PushCachingScenario implements Scenario {
         Charts charts = new Charts();
         charts.cdf(context.output("latency-cdf-nopush.png"), "Request latency without push (Fig. 23, left)", "latency (ms)", cdfPull);
         charts.cdf(context.output("latency-cdf-push.png"), "Request latency with push (Fig. 23, right)", "latency (ms)", cdfPush);
+        charts.cdf(context.output("latency-cdf-recheck.png"), "Request latency, overlay without push (re-check on stale hints)",
+                "latency (ms)", cdfRecheck);
         charts.line(context.output("throughput.png"), "Requests answered per second (Fig. 24)", "clients", "requests / s",
-                List.of(new Series("with push", x, tputPush), new Series("without push", x, tputPull)));
+                List.of(new Series("with push", x, tputPush), new Series("without push (no caching)", x, tputPull),
+                        new Series("overlay, re-check on stale", x, tputRecheck)));
         charts.line(context.output("p95-latency.png"), "95th-percentile latency", "clients", "ms",
-                List.of(new Series("with push", x, p95Push), new Series("without push", x, p95Pull)));
+                List.of(new Series("with push", x, p95Push), new Series("without push (no caching)", x, p95Pull),
+                        new Series("overlay, re-check on stale", x, p95Recheck)));
         System.out.printf("push-caching: p95 with push %s ms, without %s ms; throughput ratio %.1f at %d clients; target %s%n",
                 Arrays.toString(p95Push), Arrays.toString(p95Pull), ratio, counts[last], targetMet ? "met" : "NOT met");
     }
 
-    /** What one run (one provider, one number of users) measured. */
-    private record RunResult(double[] latenciesMs, long fromOverlay, double perSecond) {
+    /** What one run (one system, one number of users) measured. */
+    private record RunResult(double[] latenciesMs, long fromOverlay, long originFetches, double perSecond, double perSecondSd) {
         double overlayShare() {
             return latenciesMs.length == 0 ? 0 : (double) fromOverlay / latenciesMs.length;
         }
@@ -206,11 +249,10 @@ public final class PushCachingScenario implements Scenario {
 
     /**
      * Inserts {@code url}, copies it to the replica nodes in the users' stub (which join its
-     * dissemination tree, as a cache manager's replicas do), then lets {@code users} loop for the duration.
+     * dissemination tree, as a cache manager's replicas do), and returns the proxies on the access nodes.
      */
-    private static RunResult runOnce(AgentOverlay world, Gateway gateway, int gatewayVertex, SigningKey provider, PushMode pushMode,
-            SimulatedOrigin origin, String url, int users, Duration think, int durationS, List<Integer> replicaVertices,
-            List<Integer> proxyVertices, SplittableRandom random) {
+    private static List<RequestPath> overlayProxies(AgentOverlay world, Gateway gateway, int gatewayVertex, SigningKey provider,
+            PushMode pushMode, SimulatedOrigin origin, String url, List<Integer> replicaVertices, List<Integer> proxyVertices) {
         var overlay = world.overlay();
         Id guid = ObjectNames.objectGuid(provider.publicKey(), url, "");
         gateway.inserter().refresh(url, Headers.EMPTY, r -> { });
@@ -219,28 +261,45 @@ public final class PushCachingScenario implements Scenario {
             overlay.node(gatewayVertex).replicateTo(overlay.node(v).self(), guid, r -> { });
         }
         world.run(Duration.ofSeconds(2));
-        List<ProxyClient> proxies = new ArrayList<>();
+        List<RequestPath> proxies = new ArrayList<>();
         for (int v : proxyVertices) {
             proxies.add(new ProxyClient(overlay.node(v), provider.publicKey(), origin, pushMode, Duration.ofSeconds(5),
                     overlay.node(v).config().defaultTtl()));
         }
+        return proxies;
+    }
+
+    /**
+     * Lets {@code users} closed-loop users, spread over {@code proxies}, request {@code url} for the
+     * duration; counts the responses completed within it, in total and per one-second bin.
+     */
+    private static RunResult runUsers(AgentOverlay world, SimulatedOrigin origin, List<RequestPath> proxies, String url, int users,
+            Duration think, int durationS, SplittableRandom random) {
+        long fetchesBefore = origin.fetches(url);
         long start = world.simulation().now();
         long end = start + Duration.ofSeconds(durationS).toNanos();
         List<Double> latencies = new ArrayList<>();
         long[] fromOverlay = new long[1];
+        long[] perSecond = new long[durationS];
         for (int u = 0; u < users; u++) {
             ClosedLoopUser user = new ClosedLoopUser(proxies.get(u % proxies.size()), url, think, end, (ClientResult r) -> {
                 latencies.add(r.latencyNanos() / 1e6);
                 if (r.fromReplica()) {
                     fromOverlay[0]++;
                 }
+                int bin = (int) ((world.simulation().now() - start) / 1_000_000_000L);
+                perSecond[Math.min(durationS - 1, Math.max(0, bin))]++;
             });
             // Staggered starts, so the users do not move in lockstep.
             user.start(Duration.ofNanos((long) (random.nextDouble() * Math.max(1, think.toNanos()))));
         }
         world.run(Duration.ofSeconds(durationS).plusSeconds(1));
+        // Fetches during the run only (users' and the gateway's), not the insert before it.
+        long originFetches = origin.fetches(url) - fetchesBefore;
         double[] ms = latencies.stream().mapToDouble(Double::doubleValue).toArray();
-        return new RunResult(ms, fromOverlay[0], ms.length / (double) durationS);
+        double mean = ms.length / (double) durationS;
+        double squares = Arrays.stream(perSecond).mapToDouble(n -> (n - mean) * (n - mean)).sum();
+        return new RunResult(ms, fromOverlay[0], originFetches, mean, Math.sqrt(squares / Math.max(1, durationS - 1)));
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
