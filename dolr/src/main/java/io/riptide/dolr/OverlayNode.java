@@ -16,6 +16,7 @@ import io.riptide.dolr.dissemination.TreeMessages.Attached;
 import io.riptide.dolr.dissemination.TreeMessages.Beat;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
+import io.riptide.dolr.dissemination.TreeStats;
 import io.riptide.dolr.dissemination.TreeView;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
 import io.riptide.dolr.client.ClientMessages.ClientRead;
@@ -386,6 +387,11 @@ public final class OverlayNode implements MessageHandler {
      */
     public boolean publishUpdate(Id guid, byte[] data, long stamp) {
         return dissemination.publish(guid, data, stamp);
+    }
+
+    /** What this node's dissemination-tree updates cost and how its deltas fared. */
+    public TreeStats treeStats() {
+        return dissemination.stats();
     }
 
     /** This node's place in {@code guid}'s tree, or null. */

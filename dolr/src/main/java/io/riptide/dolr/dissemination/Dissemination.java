@@ -8,8 +8,14 @@ import io.riptide.dolr.dissemination.TreeMessages.Attached;
 import io.riptide.dolr.dissemination.TreeMessages.Beat;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
+import io.riptide.dolr.delta.ContentDigest;
+import io.riptide.dolr.delta.DeltaDecoder;
+import io.riptide.dolr.delta.DeltaEncoder;
+import io.riptide.dolr.delta.MalformedDeltaException;
+import io.riptide.dolr.location.LocationMessages;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +38,13 @@ public final class Dissemination {
     private final Function<Id, byte[]> read;
     private final BiConsumer<Id, byte[]> write;
     private final Map<Id, Tree> trees = new HashMap<>();
+    private long fullSent;
+    private long fullBytesSent;
+    private long deltasSent;
+    private long deltaBytesSent;
+    private long deltasApplied;
+    private long deltasRefused;
+    private long corruptUpdates;
 
     private static final class Tree {
         boolean root;
@@ -40,6 +53,8 @@ public final class Dissemination {
         final Map<Id, NodeHandle> children = new LinkedHashMap<>();
         long stamp;
         long lastHeard;
+        // The last delta refused for want of its base; relayed on once the full data it describes arrives.
+        Update refused;
         List<NodeHandle> candidates = List.of();
     }
 
@@ -99,8 +114,9 @@ public final class Dissemination {
             return false;
         }
         t.stamp = Math.max(t.stamp + 1, stamp);
+        byte[] previous = read.apply(guid);
         write.accept(guid, data);
-        sendDown(guid, t, new Update(guid, t.stamp, pathBelow(t), data));
+        pushDown(guid, t, previous, data, ContentDigest.of(data));
         return true;
     }
 
@@ -158,9 +174,18 @@ public final class Dissemination {
         t.lastHeard = env.nowNanos();
         t.candidates = List.of();
         if (a.stamp() > t.stamp && a.data().length > 0) {
+            Update refused = t.refused;
+            t.refused = null;
+            byte[] previous = read.apply(a.guid());
+            byte[] digest = ContentDigest.of(a.data());
             t.stamp = a.stamp();
             write.accept(a.guid(), a.data());
-            sendDown(a.guid(), t, new Update(a.guid(), t.stamp, pathBelow(t), a.data()));
+            if (refused != null && refused.stamp() == a.stamp() && Arrays.equals(refused.digest(), digest)) {
+                // The children most likely hold the base this member lacked: pass the delta on as it came.
+                relay(a.guid(), t, refused);
+            } else {
+                pushDown(a.guid(), t, previous, a.data(), digest);
+            }
         }
     }
 
@@ -192,9 +217,82 @@ public final class Dissemination {
         if (u.stamp() <= t.stamp) {
             return; // never step back to an older version
         }
+        byte[] previous = read.apply(u.guid());
+        byte[] data = u.isDelta() ? applyDelta(previous, u) : u.body();
+        if (data == null || !Arrays.equals(ContentDigest.of(data), u.digest())) {
+            // Not the version the root published: keep the old one and ask the parent for the full
+            // data (an attach from an older stamp is answered with it). Should that answer be lost,
+            // the next beat, carrying the newer stamp, asks again.
+            if (u.isDelta()) {
+                deltasRefused++;
+            } else {
+                corruptUpdates++;
+            }
+            t.refused = u.isDelta() ? u : null;
+            env.send(from.address(), new Attach(u.guid(), t.stamp));
+            return;
+        }
         t.stamp = u.stamp();
-        write.accept(u.guid(), u.data());
-        sendDown(u.guid(), t, new Update(u.guid(), t.stamp, pathBelow(t), u.data()));
+        t.refused = null;
+        write.accept(u.guid(), data);
+        if (u.isDelta()) {
+            deltasApplied++;
+            relay(u.guid(), t, u); // the children hold what this member held: the same delta fits them
+        } else {
+            pushDown(u.guid(), t, previous, data, u.digest());
+        }
+    }
+
+    /** The delta in {@code u} applied to {@code previous}, or null if there is no base or it is not the delta's. */
+    private byte[] applyDelta(byte[] previous, Update u) {
+        if (previous == null || !Arrays.equals(ContentDigest.of(previous), u.base())) {
+            return null;
+        }
+        try {
+            return DeltaDecoder.apply(previous, u.body(), LocationMessages.MAX_READ_BYTES);
+        } catch (MalformedDeltaException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Sends new {@code data} to the children: as a delta from the {@code previous} data this member
+     * held, when that is clearly smaller, else in full. A child refuses a delta whose base it does not
+     * hold and asks for the full data, costing a round trip and the full data on top of the delta;
+     * so a delta must save at least a quarter of the full data to be worth that risk.
+     */
+    private void pushDown(Id guid, Tree t, byte[] previous, byte[] data, byte[] digest) {
+        if (t.children.isEmpty()) {
+            return;
+        }
+        if (previous != null && previous.length > 0 && !Arrays.equals(previous, data)) {
+            byte[] delta = DeltaEncoder.encode(previous, data);
+            if ((long) delta.length + ContentDigest.BYTES <= data.length - data.length / 4L) {
+                relay(guid, t, new Update(guid, t.stamp, pathBelow(t), digest, ContentDigest.of(previous), delta));
+                return;
+            }
+        }
+        relay(guid, t, new Update(guid, t.stamp, pathBelow(t), digest, new byte[0], data));
+    }
+
+    /** Sends {@code u}'s content to every child, with this member's stamp and path. */
+    private void relay(Id guid, Tree t, Update u) {
+        Update out = new Update(guid, t.stamp, pathBelow(t), u.digest(), u.base(), u.body());
+        for (NodeHandle child : t.children.values()) {
+            env.send(child.address(), out);
+            if (out.isDelta()) {
+                deltasSent++;
+                deltaBytesSent += out.body().length;
+            } else {
+                fullSent++;
+                fullBytesSent += out.body().length;
+            }
+        }
+    }
+
+    /** What this node's tree updates cost and how its deltas fared. */
+    public TreeStats stats() {
+        return new TreeStats(fullSent, fullBytesSent, deltasSent, deltaBytesSent, deltasApplied, deltasRefused, corruptUpdates);
     }
 
     /** The root's beat, relayed by the parent. */
