@@ -7,6 +7,8 @@ import io.riptide.dolr.dissemination.TreeMessages.Attach;
 import io.riptide.dolr.dissemination.TreeMessages.Attached;
 import io.riptide.dolr.dissemination.TreeMessages.Beat;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
+import io.riptide.dolr.dissemination.TreeMessages.Here;
+import io.riptide.dolr.dissemination.TreeMessages.Seek;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
 import io.riptide.dolr.delta.ContentDigest;
 import io.riptide.dolr.delta.DeltaDecoder;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Dissemination trees: per object, every replica tied into a tree rooted at the primary copy.
@@ -37,7 +40,12 @@ public final class Dissemination {
     private final int missedBeats;
     private final Function<Id, byte[]> read;
     private final BiConsumer<Id, byte[]> write;
+    private final Supplier<List<NodeHandle>> neighbours;
     private final Map<Id, Tree> trees = new HashMap<>();
+    // Most members one seek measures; bounds what answers, real or forged, can make this node send.
+    private static final int MAX_SEEK_PROBES = 64;
+    // Marks a seek answer already measured, so duplicates (via several neighbours) are ignored.
+    private static final long MEASURED = Long.MIN_VALUE;
     private long fullSent;
     private long fullBytesSent;
     private long deltasSent;
@@ -55,15 +63,25 @@ public final class Dissemination {
         long lastHeard;
         // The last delta refused for want of its base; relayed on once the full data it describes arrives.
         Update refused;
+        // Locality: RTTs measured by attaches and seeks, and the nearer member being moved to.
+        long attachSentAt;
+        long parentRtt;
+        long seekStartedAt = Long.MIN_VALUE;
+        final Map<Id, Long> seekSentAt = new HashMap<>();
+        NodeHandle moveTarget;
+        long moveRtt;
         List<NodeHandle> candidates = List.of();
     }
 
     /**
      * @param read  this node's copy of an object (null if none)
      * @param write stores new data for an object received through the tree
+     * @param neighbours this node's nearest peers by RTT, nearest first (its local area)
      */
-    public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, byte[]> read, BiConsumer<Id, byte[]> write) {
+    public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, byte[]> read, BiConsumer<Id, byte[]> write,
+            Supplier<List<NodeHandle>> neighbours) {
         this.env = env;
+        this.neighbours = neighbours;
         this.beat = beat;
         this.missedBeats = missedBeats;
         this.read = read;
@@ -96,6 +114,7 @@ public final class Dissemination {
         }
         t.lastHeard = env.nowNanos();
         t.candidates = List.of(parent);
+        t.attachSentAt = t.lastHeard;
         env.send(parent.address(), new Attach(guid, t.stamp));
     }
 
@@ -147,7 +166,10 @@ public final class Dissemination {
     public void onAttach(NodeHandle from, Attach attach) {
         Tree t = trees.get(attach.guid());
         boolean ancestor = t != null && t.path.stream().anyMatch(h -> h.id().equals(from.id()));
-        if (t == null || ancestor || from.id().equals(env.self().id()) || (!t.root && t.parent == null)) {
+        // Two members moving to each other: the one with the larger ID yields, so one of them moves.
+        boolean crossing = t != null && t.moveTarget != null && t.moveTarget.id().equals(from.id())
+                && env.self().id().compareTo(from.id()) > 0;
+        if (t == null || ancestor || crossing || from.id().equals(env.self().id()) || (!t.root && t.parent == null)) {
             env.send(from.address(), new Attached(attach.guid(), false, List.of(), 0, new byte[0]));
             return;
         }
@@ -162,17 +184,37 @@ public final class Dissemination {
         if (t == null || t.root) {
             return;
         }
-        if (!a.accepted()) {
+        boolean move = t.moveTarget != null && t.moveTarget.id().equals(from.id());
+        if (move) {
+            t.moveTarget = null;
+            if (!a.accepted()) {
+                return; // stay where we are
+            }
+            if (!t.children.isEmpty()) {
+                // Only a member without children may move: it is nobody's ancestor, so no loop can form.
+                env.send(from.address(), new Detach(a.guid()));
+                return;
+            }
+        } else if (!a.accepted()) {
             tryNextCandidate(a.guid(), t, from);
             return;
         }
-        if (t.parent != null && !t.parent.id().equals(from.id())) {
+        boolean newParent = t.parent == null || !t.parent.id().equals(from.id());
+        if (t.parent != null && newParent) {
             env.send(t.parent.address(), new Detach(a.guid())); // moved to a new parent
+        }
+        if (move) {
+            t.parentRtt = t.moveRtt;
+        } else if (newParent) {
+            t.parentRtt = env.nowNanos() - t.attachSentAt;
         }
         t.parent = from;
         t.path = a.path();
         t.lastHeard = env.nowNanos();
         t.candidates = List.of();
+        if (newParent && !move) {
+            seekNearer(a.guid(), t, true);
+        }
         if (a.stamp() > t.stamp && a.data().length > 0) {
             Update refused = t.refused;
             t.refused = null;
@@ -309,6 +351,89 @@ public final class Dissemination {
         sendDown(b.guid(), t, new Beat(b.guid(), Math.max(t.stamp, b.stamp()), pathBelow(t)));
     }
 
+    // ---- locality: moving to a much nearer member -------------------------------------------------
+
+    /**
+     * The new parent is not one of this node's nearest neighbours: perhaps a nearer member exists
+     * that location did not find (the Bloom filters lag new replicas by a refresh period or more).
+     * Asks the local area, two neighbour hops deep, and looks again once more a little later, when
+     * members that joined at the same time have attached.
+     */
+    private void seekNearer(Id guid, Tree t, boolean again) {
+        List<NodeHandle> area = neighbours.get();
+        if (t.parent == null || !t.children.isEmpty() || area.stream().anyMatch(h -> h.id().equals(t.parent.id()))) {
+            return;
+        }
+        long now = env.nowNanos();
+        t.seekStartedAt = now;
+        t.seekSentAt.clear();
+        for (NodeHandle n : area) {
+            t.seekSentAt.put(n.id(), now);
+            env.send(n.address(), new Seek(guid, env.self(), 1));
+        }
+        if (again) {
+            // Jittered, so members that joined together do not look (and collide) together again.
+            Duration later = beat.multipliedBy(missedBeats).plusNanos((long) (env.random().nextDouble() * beat.toNanos()));
+            env.schedule(later, () -> {
+                if (trees.get(guid) == t && !t.root) {
+                    seekNearer(guid, t, false);
+                }
+            });
+        }
+    }
+
+    /** Someone looks for a member near it: answer if this node is one, else pass a first-hop seek to the neighbours. */
+    public void onSeek(NodeHandle from, Seek s) {
+        if (s.origin().id().equals(env.self().id())) {
+            return;
+        }
+        Tree t = trees.get(s.guid());
+        if (t != null && (t.root || t.parent != null)) {
+            env.send(s.origin().address(), new Here(s.guid()));
+        } else if (s.hops() > 0 && from.id().equals(s.origin().id())) {
+            // Only a seek straight from its origin fans out, so nobody can aim a flood at a third party.
+            for (NodeHandle n : neighbours.get()) {
+                if (!n.id().equals(s.origin().id())) {
+                    env.send(n.address(), new Seek(s.guid(), s.origin(), s.hops() - 1));
+                }
+            }
+        }
+    }
+
+    /**
+     * A member answered a seek. Its RTT is known if the seek went to it directly; otherwise it is
+     * asked directly, to measure it. A member at less than two thirds of the RTT of the current
+     * parent becomes the new parent (a margin, so that each move gains clearly and moves end; across
+     * a stub's uplink the RTT typically more than doubles, but a wide stub's far side can come close), if this node still has no children when it accepts.
+     */
+    public void onHere(NodeHandle from, Here h) {
+        Tree t = trees.get(h.guid());
+        long now = env.nowNanos();
+        if (t == null || t.root || t.parent == null || !t.children.isEmpty() || from.id().equals(t.parent.id())
+                || now - t.seekStartedAt > beat.toNanos() * missedBeats) {
+            return;
+        }
+        Long sent = t.seekSentAt.get(from.id());
+        if (sent == null) {
+            if (t.seekSentAt.size() < MAX_SEEK_PROBES) {
+                t.seekSentAt.put(from.id(), now);
+                env.send(from.address(), new Seek(h.guid(), env.self(), 0));
+            }
+            return;
+        }
+        if (sent == MEASURED) {
+            return;
+        }
+        long rtt = now - sent;
+        t.seekSentAt.put(from.id(), MEASURED);
+        boolean better = t.moveTarget == null ? rtt * 3 < t.parentRtt * 2 : rtt < t.moveRtt;
+        if (better) {
+            t.moveTarget = from;
+            t.moveRtt = rtt;
+            env.send(from.address(), new Attach(h.guid(), t.stamp));
+        }
+    }
+
     private void tick() {
         long now = env.nowNanos();
         long silence = beat.toNanos() * missedBeats;
@@ -350,6 +475,7 @@ public final class Dissemination {
         }
         NodeHandle next = t.candidates.get(0);
         t.candidates = t.candidates.subList(1, t.candidates.size());
+        t.attachSentAt = env.nowNanos();
         env.send(next.address(), new Attach(guid, t.stamp));
         env.schedule(beat, () -> attemptNext(guid, t, round));
     }}

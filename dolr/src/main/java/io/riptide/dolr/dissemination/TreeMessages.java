@@ -52,6 +52,20 @@ public final class TreeMessages {
     public record Beat(Id guid, long stamp, List<NodeHandle> path) implements WireMessage {
     }
 
+    /**
+     * Looking for a member near {@code origin}: a member answers {@link Here} to the origin; a
+     * non-member passes it on to its own nearest neighbours while {@code hops} remain.
+     */
+    public record Seek(Id guid, NodeHandle origin, int hops) implements WireMessage {
+    }
+
+    /** The answer to {@link Seek}: the sender is an attached member of {@code guid}'s tree. */
+    public record Here(Id guid) implements WireMessage {
+    }
+
+    /** Deepest a seek goes: to the neighbours of the origin's neighbours. */
+    public static final int MAX_SEEK_HOPS = 1;
+
     /** A SHA-256 field: exactly {@link ContentDigest#BYTES} long, or empty where {@code optional}. */
     private static byte[] digest(WireReader in, boolean optional) throws WireException {
         byte[] d = in.bytes(ContentDigest.BYTES);
@@ -59,6 +73,13 @@ public final class TreeMessages {
             throw new WireException("digest of " + d.length + " bytes");
         }
         return d;
+    }
+
+    private static int seekHops(int hops) throws WireException {
+        if (hops > MAX_SEEK_HOPS) {
+            throw new WireException("seek of " + hops + " hops");
+        }
+        return hops;
     }
 
     /** Registers these messages in {@code codec} (tags 90–99). */
@@ -77,5 +98,8 @@ public final class TreeMessages {
         codec.register(94, Beat.class,
                 (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, h) -> w.handle(h)),
                 in -> new Beat(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.handle())));
+        codec.register(95, Seek.class, (m, out) -> out.id(m.guid()).handle(m.origin()).u8(m.hops()),
+                in -> new Seek(in.id(), in.handle(), seekHops(in.u8())));
+        codec.register(96, Here.class, (m, out) -> out.id(m.guid()), in -> new Here(in.id()));
     }
 }
