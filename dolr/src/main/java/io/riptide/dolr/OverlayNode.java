@@ -15,7 +15,10 @@ import io.riptide.dolr.dissemination.TreeMessages.Attach;
 import io.riptide.dolr.dissemination.TreeMessages.Attached;
 import io.riptide.dolr.dissemination.TreeMessages.Beat;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
+import io.riptide.dolr.dissemination.TreeMessages.Here;
+import io.riptide.dolr.dissemination.TreeMessages.Seek;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
+import io.riptide.dolr.dissemination.TreeStats;
 import io.riptide.dolr.dissemination.TreeView;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
 import io.riptide.dolr.client.ClientMessages.ClientRead;
@@ -184,7 +187,7 @@ public final class OverlayNode implements MessageHandler {
             if (store.put(guid, data)) {
                 location.publish(guid);
             }
-        });
+        }, localArea::neighbours);
         this.app = appFactory.apply(this);
         forwarder.fallback(new RouteHandler() {
             @Override
@@ -388,6 +391,11 @@ public final class OverlayNode implements MessageHandler {
         return dissemination.publish(guid, data, stamp);
     }
 
+    /** What this node's dissemination-tree updates cost and how its deltas fared. */
+    public TreeStats treeStats() {
+        return dissemination.stats();
+    }
+
     /** This node's place in {@code guid}'s tree, or null. */
     public TreeView treeOf(Id guid) {
         return dissemination.view(guid);
@@ -448,6 +456,10 @@ public final class OverlayNode implements MessageHandler {
             dissemination.onBeat(from, beat);
         } else if (m instanceof Detach detach) {
             dissemination.onDetach(from, detach);
+        } else if (m instanceof Seek seek) {
+            dissemination.onSeek(from, seek);
+        } else if (m instanceof Here here) {
+            dissemination.onHere(from, here);
         } else if (m instanceof ClientRead read) {
             access.onRead(from, read);
         } else if (m instanceof ClientAnycast anycast) {

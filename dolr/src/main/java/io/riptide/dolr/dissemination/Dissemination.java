@@ -7,15 +7,24 @@ import io.riptide.dolr.dissemination.TreeMessages.Attach;
 import io.riptide.dolr.dissemination.TreeMessages.Attached;
 import io.riptide.dolr.dissemination.TreeMessages.Beat;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
+import io.riptide.dolr.dissemination.TreeMessages.Here;
+import io.riptide.dolr.dissemination.TreeMessages.Seek;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
+import io.riptide.dolr.delta.ContentDigest;
+import io.riptide.dolr.delta.DeltaDecoder;
+import io.riptide.dolr.delta.DeltaEncoder;
+import io.riptide.dolr.delta.MalformedDeltaException;
+import io.riptide.dolr.location.LocationMessages;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Dissemination trees: per object, every replica tied into a tree rooted at the primary copy.
@@ -31,7 +40,19 @@ public final class Dissemination {
     private final int missedBeats;
     private final Function<Id, byte[]> read;
     private final BiConsumer<Id, byte[]> write;
+    private final Supplier<List<NodeHandle>> neighbours;
     private final Map<Id, Tree> trees = new HashMap<>();
+    // Most members one seek measures; bounds what answers, real or forged, can make this node send.
+    private static final int MAX_SEEK_PROBES = 64;
+    // Marks a seek answer already measured, so duplicates (via several neighbours) are ignored.
+    private static final long MEASURED = Long.MIN_VALUE;
+    private long fullSent;
+    private long fullBytesSent;
+    private long deltasSent;
+    private long deltaBytesSent;
+    private long deltasApplied;
+    private long deltasRefused;
+    private long corruptUpdates;
 
     private static final class Tree {
         boolean root;
@@ -40,15 +61,27 @@ public final class Dissemination {
         final Map<Id, NodeHandle> children = new LinkedHashMap<>();
         long stamp;
         long lastHeard;
+        // The last delta refused for want of its base; relayed on once the full data it describes arrives.
+        Update refused;
+        // Locality: RTTs measured by attaches and seeks, and the nearer member being moved to.
+        long attachSentAt;
+        long parentRtt;
+        long seekStartedAt = Long.MIN_VALUE;
+        final Map<Id, Long> seekSentAt = new HashMap<>();
+        NodeHandle moveTarget;
+        long moveRtt;
         List<NodeHandle> candidates = List.of();
     }
 
     /**
      * @param read  this node's copy of an object (null if none)
      * @param write stores new data for an object received through the tree
+     * @param neighbours this node's nearest peers by RTT, nearest first (its local area)
      */
-    public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, byte[]> read, BiConsumer<Id, byte[]> write) {
+    public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, byte[]> read, BiConsumer<Id, byte[]> write,
+            Supplier<List<NodeHandle>> neighbours) {
         this.env = env;
+        this.neighbours = neighbours;
         this.beat = beat;
         this.missedBeats = missedBeats;
         this.read = read;
@@ -81,6 +114,7 @@ public final class Dissemination {
         }
         t.lastHeard = env.nowNanos();
         t.candidates = List.of(parent);
+        t.attachSentAt = t.lastHeard;
         env.send(parent.address(), new Attach(guid, t.stamp));
     }
 
@@ -99,8 +133,9 @@ public final class Dissemination {
             return false;
         }
         t.stamp = Math.max(t.stamp + 1, stamp);
+        byte[] previous = read.apply(guid);
         write.accept(guid, data);
-        sendDown(guid, t, new Update(guid, t.stamp, pathBelow(t), data));
+        pushDown(guid, t, previous, data, ContentDigest.of(data));
         return true;
     }
 
@@ -131,7 +166,10 @@ public final class Dissemination {
     public void onAttach(NodeHandle from, Attach attach) {
         Tree t = trees.get(attach.guid());
         boolean ancestor = t != null && t.path.stream().anyMatch(h -> h.id().equals(from.id()));
-        if (t == null || ancestor || from.id().equals(env.self().id()) || (!t.root && t.parent == null)) {
+        // Two members moving to each other: the one with the larger ID yields, so one of them moves.
+        boolean crossing = t != null && t.moveTarget != null && t.moveTarget.id().equals(from.id())
+                && env.self().id().compareTo(from.id()) > 0;
+        if (t == null || ancestor || crossing || from.id().equals(env.self().id()) || (!t.root && t.parent == null)) {
             env.send(from.address(), new Attached(attach.guid(), false, List.of(), 0, new byte[0]));
             return;
         }
@@ -146,21 +184,50 @@ public final class Dissemination {
         if (t == null || t.root) {
             return;
         }
-        if (!a.accepted()) {
+        boolean move = t.moveTarget != null && t.moveTarget.id().equals(from.id());
+        if (move) {
+            t.moveTarget = null;
+            if (!a.accepted()) {
+                return; // stay where we are
+            }
+            if (!t.children.isEmpty()) {
+                // Only a member without children may move: it is nobody's ancestor, so no loop can form.
+                env.send(from.address(), new Detach(a.guid()));
+                return;
+            }
+        } else if (!a.accepted()) {
             tryNextCandidate(a.guid(), t, from);
             return;
         }
-        if (t.parent != null && !t.parent.id().equals(from.id())) {
+        boolean newParent = t.parent == null || !t.parent.id().equals(from.id());
+        if (t.parent != null && newParent) {
             env.send(t.parent.address(), new Detach(a.guid())); // moved to a new parent
+        }
+        if (move) {
+            t.parentRtt = t.moveRtt;
+        } else if (newParent) {
+            t.parentRtt = env.nowNanos() - t.attachSentAt;
         }
         t.parent = from;
         t.path = a.path();
         t.lastHeard = env.nowNanos();
         t.candidates = List.of();
+        if (newParent && !move) {
+            seekNearer(a.guid(), t, true);
+        }
         if (a.stamp() > t.stamp && a.data().length > 0) {
+            Update refused = t.refused;
+            t.refused = null;
+            byte[] previous = read.apply(a.guid());
+            byte[] digest = ContentDigest.of(a.data());
             t.stamp = a.stamp();
             write.accept(a.guid(), a.data());
-            sendDown(a.guid(), t, new Update(a.guid(), t.stamp, pathBelow(t), a.data()));
+            if (refused != null && refused.stamp() == a.stamp() && Arrays.equals(refused.digest(), digest)) {
+                // The children most likely hold the base this member lacked: pass the delta on as it came.
+                relay(a.guid(), t, refused);
+            } else {
+                pushDown(a.guid(), t, previous, a.data(), digest);
+            }
         }
     }
 
@@ -192,9 +259,82 @@ public final class Dissemination {
         if (u.stamp() <= t.stamp) {
             return; // never step back to an older version
         }
+        byte[] previous = read.apply(u.guid());
+        byte[] data = u.isDelta() ? applyDelta(previous, u) : u.body();
+        if (data == null || !Arrays.equals(ContentDigest.of(data), u.digest())) {
+            // Not the version the root published: keep the old one and ask the parent for the full
+            // data (an attach from an older stamp is answered with it). Should that answer be lost,
+            // the next beat, carrying the newer stamp, asks again.
+            if (u.isDelta()) {
+                deltasRefused++;
+            } else {
+                corruptUpdates++;
+            }
+            t.refused = u.isDelta() ? u : null;
+            env.send(from.address(), new Attach(u.guid(), t.stamp));
+            return;
+        }
         t.stamp = u.stamp();
-        write.accept(u.guid(), u.data());
-        sendDown(u.guid(), t, new Update(u.guid(), t.stamp, pathBelow(t), u.data()));
+        t.refused = null;
+        write.accept(u.guid(), data);
+        if (u.isDelta()) {
+            deltasApplied++;
+            relay(u.guid(), t, u); // the children hold what this member held: the same delta fits them
+        } else {
+            pushDown(u.guid(), t, previous, data, u.digest());
+        }
+    }
+
+    /** The delta in {@code u} applied to {@code previous}, or null if there is no base or it is not the delta's. */
+    private byte[] applyDelta(byte[] previous, Update u) {
+        if (previous == null || !Arrays.equals(ContentDigest.of(previous), u.base())) {
+            return null;
+        }
+        try {
+            return DeltaDecoder.apply(previous, u.body(), LocationMessages.MAX_READ_BYTES);
+        } catch (MalformedDeltaException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Sends new {@code data} to the children: as a delta from the {@code previous} data this member
+     * held, when that is clearly smaller, else in full. A child refuses a delta whose base it does not
+     * hold and asks for the full data, costing a round trip and the full data on top of the delta;
+     * so a delta must save at least a quarter of the full data to be worth that risk.
+     */
+    private void pushDown(Id guid, Tree t, byte[] previous, byte[] data, byte[] digest) {
+        if (t.children.isEmpty()) {
+            return;
+        }
+        if (previous != null && previous.length > 0 && !Arrays.equals(previous, data)) {
+            byte[] delta = DeltaEncoder.encode(previous, data);
+            if ((long) delta.length + ContentDigest.BYTES <= data.length - data.length / 4L) {
+                relay(guid, t, new Update(guid, t.stamp, pathBelow(t), digest, ContentDigest.of(previous), delta));
+                return;
+            }
+        }
+        relay(guid, t, new Update(guid, t.stamp, pathBelow(t), digest, new byte[0], data));
+    }
+
+    /** Sends {@code u}'s content to every child, with this member's stamp and path. */
+    private void relay(Id guid, Tree t, Update u) {
+        Update out = new Update(guid, t.stamp, pathBelow(t), u.digest(), u.base(), u.body());
+        for (NodeHandle child : t.children.values()) {
+            env.send(child.address(), out);
+            if (out.isDelta()) {
+                deltasSent++;
+                deltaBytesSent += out.body().length;
+            } else {
+                fullSent++;
+                fullBytesSent += out.body().length;
+            }
+        }
+    }
+
+    /** What this node's tree updates cost and how its deltas fared. */
+    public TreeStats stats() {
+        return new TreeStats(fullSent, fullBytesSent, deltasSent, deltaBytesSent, deltasApplied, deltasRefused, corruptUpdates);
     }
 
     /** The root's beat, relayed by the parent. */
@@ -209,6 +349,89 @@ public final class Dissemination {
             env.send(from.address(), new Attach(b.guid(), t.stamp)); // an update was lost: ask again
         }
         sendDown(b.guid(), t, new Beat(b.guid(), Math.max(t.stamp, b.stamp()), pathBelow(t)));
+    }
+
+    // ---- locality: moving to a much nearer member -------------------------------------------------
+
+    /**
+     * The new parent is not one of this node's nearest neighbours: perhaps a nearer member exists
+     * that location did not find (the Bloom filters lag new replicas by a refresh period or more).
+     * Asks the local area, two neighbour hops deep, and looks again once more a little later, when
+     * members that joined at the same time have attached.
+     */
+    private void seekNearer(Id guid, Tree t, boolean again) {
+        List<NodeHandle> area = neighbours.get();
+        if (t.parent == null || !t.children.isEmpty() || area.stream().anyMatch(h -> h.id().equals(t.parent.id()))) {
+            return;
+        }
+        long now = env.nowNanos();
+        t.seekStartedAt = now;
+        t.seekSentAt.clear();
+        for (NodeHandle n : area) {
+            t.seekSentAt.put(n.id(), now);
+            env.send(n.address(), new Seek(guid, env.self(), 1));
+        }
+        if (again) {
+            // Jittered, so members that joined together do not look (and collide) together again.
+            Duration later = beat.multipliedBy(missedBeats).plusNanos((long) (env.random().nextDouble() * beat.toNanos()));
+            env.schedule(later, () -> {
+                if (trees.get(guid) == t && !t.root) {
+                    seekNearer(guid, t, false);
+                }
+            });
+        }
+    }
+
+    /** Someone looks for a member near it: answer if this node is one, else pass a first-hop seek to the neighbours. */
+    public void onSeek(NodeHandle from, Seek s) {
+        if (s.origin().id().equals(env.self().id())) {
+            return;
+        }
+        Tree t = trees.get(s.guid());
+        if (t != null && (t.root || t.parent != null)) {
+            env.send(s.origin().address(), new Here(s.guid()));
+        } else if (s.hops() > 0 && from.id().equals(s.origin().id())) {
+            // Only a seek straight from its origin fans out, so nobody can aim a flood at a third party.
+            for (NodeHandle n : neighbours.get()) {
+                if (!n.id().equals(s.origin().id())) {
+                    env.send(n.address(), new Seek(s.guid(), s.origin(), s.hops() - 1));
+                }
+            }
+        }
+    }
+
+    /**
+     * A member answered a seek. Its RTT is known if the seek went to it directly; otherwise it is
+     * asked directly, to measure it. A member at less than two thirds of the RTT of the current
+     * parent becomes the new parent (a margin, so that each move gains clearly and moves end; across
+     * a stub's uplink the RTT typically more than doubles, but a wide stub's far side can come close), if this node still has no children when it accepts.
+     */
+    public void onHere(NodeHandle from, Here h) {
+        Tree t = trees.get(h.guid());
+        long now = env.nowNanos();
+        if (t == null || t.root || t.parent == null || !t.children.isEmpty() || from.id().equals(t.parent.id())
+                || now - t.seekStartedAt > beat.toNanos() * missedBeats) {
+            return;
+        }
+        Long sent = t.seekSentAt.get(from.id());
+        if (sent == null) {
+            if (t.seekSentAt.size() < MAX_SEEK_PROBES) {
+                t.seekSentAt.put(from.id(), now);
+                env.send(from.address(), new Seek(h.guid(), env.self(), 0));
+            }
+            return;
+        }
+        if (sent == MEASURED) {
+            return;
+        }
+        long rtt = now - sent;
+        t.seekSentAt.put(from.id(), MEASURED);
+        boolean better = t.moveTarget == null ? rtt * 3 < t.parentRtt * 2 : rtt < t.moveRtt;
+        if (better) {
+            t.moveTarget = from;
+            t.moveRtt = rtt;
+            env.send(from.address(), new Attach(h.guid(), t.stamp));
+        }
     }
 
     private void tick() {
@@ -252,6 +475,7 @@ public final class Dissemination {
         }
         NodeHandle next = t.candidates.get(0);
         t.candidates = t.candidates.subList(1, t.candidates.size());
+        t.attachSentAt = env.nowNanos();
         env.send(next.address(), new Attach(guid, t.stamp));
         env.schedule(beat, () -> attemptNext(guid, t, round));
     }}

@@ -3,7 +3,10 @@ package io.riptide.dolr.dissemination;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireException;
 import io.riptide.core.wire.WireMessage;
+import io.riptide.core.wire.WireReader;
+import io.riptide.dolr.delta.ContentDigest;
 import io.riptide.dolr.location.LocationMessages;
 import java.util.List;
 
@@ -34,12 +37,49 @@ public final class TreeMessages {
     /**
      * New data for the object, flowing down from the root. {@code stamp} orders updates (a member
      * ignores one not newer than what it holds); {@code path} is the sender's path from the root.
+     * {@code digest} is the SHA-256 of the new data. With an empty {@code base}, {@code body} is the
+     * new data itself; otherwise it is a delta ({@link io.riptide.dolr.delta.DeltaDecoder}) against
+     * the version whose SHA-256 is {@code base}, which a receiver holding anything else refuses.
      */
-    public record Update(Id guid, long stamp, List<NodeHandle> path, byte[] data) implements WireMessage {
+    public record Update(Id guid, long stamp, List<NodeHandle> path, byte[] digest, byte[] base, byte[] body) implements WireMessage {
+        /** Whether the body is a delta rather than the full data. */
+        public boolean isDelta() {
+            return base.length > 0;
+        }
     }
 
     /** The root's periodic "the tree is alive" with the current stamp; members that stop hearing it re-attach. */
     public record Beat(Id guid, long stamp, List<NodeHandle> path) implements WireMessage {
+    }
+
+    /**
+     * Looking for a member near {@code origin}: a member answers {@link Here} to the origin; a
+     * non-member passes it on to its own nearest neighbours while {@code hops} remain.
+     */
+    public record Seek(Id guid, NodeHandle origin, int hops) implements WireMessage {
+    }
+
+    /** The answer to {@link Seek}: the sender is an attached member of {@code guid}'s tree. */
+    public record Here(Id guid) implements WireMessage {
+    }
+
+    /** Deepest a seek goes: to the neighbours of the origin's neighbours. */
+    public static final int MAX_SEEK_HOPS = 1;
+
+    /** A SHA-256 field: exactly {@link ContentDigest#BYTES} long, or empty where {@code optional}. */
+    private static byte[] digest(WireReader in, boolean optional) throws WireException {
+        byte[] d = in.bytes(ContentDigest.BYTES);
+        if (d.length != ContentDigest.BYTES && !(optional && d.length == 0)) {
+            throw new WireException("digest of " + d.length + " bytes");
+        }
+        return d;
+    }
+
+    private static int seekHops(int hops) throws WireException {
+        if (hops > MAX_SEEK_HOPS) {
+            throw new WireException("seek of " + hops + " hops");
+        }
+        return hops;
     }
 
     /** Registers these messages in {@code codec} (tags 90–99). */
@@ -51,10 +91,15 @@ public final class TreeMessages {
                         in.bytes(LocationMessages.MAX_READ_BYTES)));
         codec.register(92, Detach.class, (m, out) -> out.id(m.guid()), in -> new Detach(in.id()));
         codec.register(93, Update.class,
-                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, h) -> w.handle(h)).bytes(m.data()),
-                in -> new Update(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.handle()), in.bytes(LocationMessages.MAX_READ_BYTES)));
+                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, h) -> w.handle(h))
+                        .bytes(m.digest()).bytes(m.base()).bytes(m.body()),
+                in -> new Update(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.handle()), digest(in, false), digest(in, true),
+                        in.bytes(LocationMessages.MAX_READ_BYTES)));
         codec.register(94, Beat.class,
                 (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, h) -> w.handle(h)),
                 in -> new Beat(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.handle())));
+        codec.register(95, Seek.class, (m, out) -> out.id(m.guid()).handle(m.origin()).u8(m.hops()),
+                in -> new Seek(in.id(), in.handle(), seekHops(in.u8())));
+        codec.register(96, Here.class, (m, out) -> out.id(m.guid()), in -> new Here(in.id()));
     }
 }

@@ -13,6 +13,8 @@ import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.report.ResultJson;
 import io.riptide.simulator.report.Series;
 import io.riptide.simulator.topology.TransitStubTopology;
+import io.riptide.dolr.dissemination.TreeStats;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +30,9 @@ import java.util.TreeSet;
  * stores it and attaches to that replica. The trees of all counts grow side by side in one overlay
  * (they are different objects, so they do not meet) to keep the virtual time short. Once all have
  * grown, the tree each member actually joined is measured; then the root publishes an update and,
- * after {@code --update-wait-s}, the members holding it are counted.
+ * after {@code --update-wait-s}, the members holding it are counted. The object is a page of about
+ * 24 KB and the update changes its headline, so the update's bytes, sent as deltas down the tree,
+ * stand beside what the full page down every edge would have cost.
  */
 public final class DisseminationScenario implements Scenario {
     private static final double TARGET_RATIO = 1.1;
@@ -63,7 +67,7 @@ public final class DisseminationScenario implements Scenario {
             throw new ScenarioOptionException("replicas", "at most " + (topology.hostCount() - 1) + " replicas fit in " + topology.hostCount() + " nodes");
         }
 
-        byte[] original = "dissemination: version 1".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] original = page(context.seed(), "version 1 of the front page").getBytes(StandardCharsets.UTF_8);
         List<TreeGrowth> trees = new ArrayList<>();
         for (int r : counts) {
             int root = randomHost(topology, random);
@@ -94,12 +98,16 @@ public final class DisseminationScenario implements Scenario {
             unattached.add(t.unattached());
         }
 
-        byte[] update = "dissemination: version 2".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        // The next version of the page: a new headline, the rest as before.
+        byte[] update = page(context.seed(), "version 2 of the front page, with breaking news").getBytes(StandardCharsets.UTF_8);
+        TreeStats before = treeStats(overlay);
         boolean published = true;
         for (TreeGrowth t : trees) {
             published &= t.publishUpdate(update, 2);
         }
         sim.runFor(Duration.ofSeconds(updateWait).toNanos());
+        TreeStats after = treeStats(overlay);
+        long updatesSent = after.fullSent() + after.deltasSent() - before.fullSent() - before.deltasSent();
 
         ResultJson result = new ResultJson()
                 .put("scenario", name())
@@ -138,7 +146,14 @@ public final class DisseminationScenario implements Scenario {
                 .put("update_reached_all", reachedAll)
                 .put("virtual_seconds", sim.now() / 1e9)
                 .put("simulated_events", sim.eventsRun())
-                .put("messages", overlay.network().messagesSent());
+                .put("messages", overlay.network().messagesSent())
+                .put("update_object_bytes", (long) update.length)
+                .put("update_messages", updatesSent)
+                .put("update_bytes_full", updatesSent * update.length)
+                .put("update_bytes_delta", after.fullBytesSent() + after.deltaBytesSent() - before.fullBytesSent() - before.deltaBytesSent())
+                .put("update_deltas_sent", after.deltasSent() - before.deltasSent())
+                .put("update_full_sent", after.fullSent() - before.fullSent())
+                .put("update_deltas_refused", after.deltasRefused() - before.deltasRefused());
         result.object("targets").put("ratio_max", TARGET_RATIO);
         result.write(context.output("result.json"));
 
@@ -146,6 +161,46 @@ public final class DisseminationScenario implements Scenario {
         chart(context, counts, costs);
         System.out.printf("dissemination: crossings/optimal %s (target <= %.1f); update reached every replica: %s%n",
                 ratios(costs), TARGET_RATIO, reachedAll);
+    }
+
+    /** Every live node's tree counters, summed. */
+    private static TreeStats treeStats(SimulatedOverlay overlay) {
+        long fs = 0, fb = 0, ds = 0, db = 0, da = 0, dr = 0, c = 0;
+        for (int v : overlay.liveVertices()) {
+            TreeStats s = overlay.node(v).treeStats();
+            fs += s.fullSent();
+            fb += s.fullBytesSent();
+            ds += s.deltasSent();
+            db += s.deltaBytesSent();
+            da += s.deltasApplied();
+            dr += s.deltasRefused();
+            c += s.corruptUpdates();
+        }
+        return new TreeStats(fs, fb, ds, db, da, dr, c);
+    }
+
+    /**
+     * A realistic object: a news front page of about 24 KB, the same for a seed but for its headline,
+     * so two versions differ in one small part as most edits to a page do.
+     */
+    static String page(long seed, String headline) {
+        String[] words = {"market", "council", "weather", "match", "report", "city", "school", "river", "festival", "budget",
+            "election", "science", "museum", "train", "harbour", "review", "season", "police", "hospital", "garden"};
+        SplittableRandom r = new SplittableRandom(seed);
+        StringBuilder b = new StringBuilder("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Riptide Gazette</title>"
+                + "<link rel=\"stylesheet\" href=\"/style.css\"></head>\n<body>\n<header><h1>" + headline + "</h1></header>\n<main>\n");
+        for (int i = 0; i < 120; i++) {
+            b.append("<article id=\"story-").append(i).append("\"><h2><a href=\"/story/").append(i).append("\">");
+            for (int w = 0; w < 5; w++) {
+                b.append(w == 0 ? "" : " ").append(words[r.nextInt(words.length)]);
+            }
+            b.append("</a></h2><p>");
+            for (int w = 0; w < 18; w++) {
+                b.append(w == 0 ? "" : " ").append(words[r.nextInt(words.length)]);
+            }
+            b.append(".</p></article>\n");
+        }
+        return b.append("</main>\n<footer>&copy; Riptide Gazette</footer>\n</body></html>\n").toString();
     }
 
     /** Parses "2,4,8" into distinct positive counts in increasing order. */
