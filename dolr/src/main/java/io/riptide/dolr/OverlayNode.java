@@ -326,7 +326,12 @@ public final class OverlayNode implements MessageHandler {
 
     /** Reads the nearest replica of {@code guid}: the result carries its bytes ({@link LocateResult#data()}). */
     public void read(Id guid, int ttl, Consumer<LocateResult> done) {
-        location.locate(guid, new ReadReplica(), ttl, true, done);
+        read(guid, ttl, true, done);
+    }
+
+    /** As {@link #read(Id, int, Consumer)}, consulting the local area's Bloom filters first only if {@code useBloom}. */
+    public void read(Id guid, int ttl, boolean useBloom, Consumer<LocateResult> done) {
+        location.locate(guid, new ReadReplica(), ttl, useBloom, done);
     }
 
     /**

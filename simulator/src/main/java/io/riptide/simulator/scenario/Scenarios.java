@@ -33,7 +33,8 @@ public final class Scenarios {
                 new FlashCrowdScenario(),
                 new PushCachingScenario(),
                 new OriginShieldScenario(),
-                new ServiceLocationScenario()));
+                new ServiceLocationScenario(),
+                new HitLatencyScenario()));
     }
 
     /** This set plus {@code scenario}. */
