@@ -23,8 +23,8 @@ import java.util.function.Function;
  * proxies for which it is the nearest provider send it their hints (with no configuration: a new
  * manager draws its neighbours' hints once its pointers spread, and when it fails anycast finds the
  * next nearest). Misses and staleness become gateway requests ({@link InsertTrigger}), slow hits
- * replicas near their users ({@link SlowHits}), and climbing request rates extra replicas in the
- * stub ({@link HotObjects}).
+ * replicas near their users ({@link SlowHits}), and climbing request rates extra replicas on the
+ * nodes the load comes from ({@link HotObjects}).
  */
 public final class CacheManager implements OverlayApplication {
     private final OverlayNode node;
@@ -67,18 +67,18 @@ public final class CacheManager implements OverlayApplication {
         }
         if (payload instanceof MissHint m) {
             hints++;
-            hot.onRequests(m.guid(), 1);
+            hot.onRequests(m.guid(), requester, 1);
             inserts.onMiss(m);
         } else if (payload instanceof StaleHint s) {
             hints++;
             inserts.onStale(s);
         } else if (payload instanceof LatencyHint l) {
             hints++;
-            hot.onRequests(l.guid(), 1);
+            hot.onRequests(l.guid(), requester, 1);
             slowHits.onLatency(l);
         } else if (payload instanceof LoadReport r) {
             hints++;
-            hot.onRequests(r.guid(), r.requests());
+            hot.onRequests(r.guid(), requester, r.requests());
         }
     }
 

@@ -16,7 +16,7 @@ import java.time.Duration;
  * @param placeWindow     one slow-hit placement per object within this window
  * @param rateWindow      request rates are counted over this sliding window
  * @param loadPerReplica  requests per second one replica should serve at most; above it, more replicas
- * @param maxHotReplicas  most extra replicas of one hot object this manager keeps in its stub
+ * @param maxHotReplicas  most extra replicas of one hot object this manager keeps (never more than the sources of its load)
  * @param hotCheck        how often rates are compared with replica counts
  * @param requestDeadline how long an insert request or replication may take
  * @param maxTracked      most URLs and objects remembered at once (bounds memory under hint floods)

@@ -1,6 +1,5 @@
 package io.riptide.cachemanager.hot;
 
-import io.riptide.core.id.Id;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -9,17 +8,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Request rates per object over a sliding window, kept as a few buckets per object so memory does
- * not grow with the request rate. Bounded in objects: past {@code maxObjects} the least recently
- * requested are forgotten.
+ * Request rates per key (an object, or a source of an object's load) over a sliding window, kept as
+ * a few buckets per key so memory does not grow with the request rate. Bounded in keys: past
+ * {@code maxObjects} the least recently requested are forgotten.
  */
-public final class RequestRates {
+public final class RequestRates<K> {
     private static final int BUCKETS = 10;
     private final long windowNanos;
     private final long bucketNanos;
     private final int maxObjects;
     // Access order: the least recently requested object comes first.
-    private final Map<Id, ArrayDeque<long[]>> buckets = new LinkedHashMap<>(64, 0.75f, true);
+    private final Map<K, ArrayDeque<long[]>> buckets = new LinkedHashMap<>(64, 0.75f, true);
 
     public RequestRates(Duration window, int maxObjects) {
         this.windowNanos = window.toNanos();
@@ -28,7 +27,7 @@ public final class RequestRates {
     }
 
     /** Counts {@code count} requests for {@code guid} at {@code nowNanos}. */
-    public void record(Id guid, long count, long nowNanos) {
+    public void record(K guid, long count, long nowNanos) {
         ArrayDeque<long[]> b = buckets.computeIfAbsent(guid, g -> new ArrayDeque<>());
         long start = nowNanos - Math.floorMod(nowNanos, bucketNanos);
         long[] last = b.peekLast();
@@ -38,7 +37,7 @@ public final class RequestRates {
             b.addLast(new long[] {start, count});
         }
         expire(b, nowNanos);
-        Iterator<Id> it = buckets.keySet().iterator();
+        Iterator<K> it = buckets.keySet().iterator();
         while (buckets.size() > maxObjects && it.hasNext()) {
             it.next();
             it.remove();
@@ -46,7 +45,7 @@ public final class RequestRates {
     }
 
     /** Requests per second for {@code guid} over the window ending at {@code nowNanos}. */
-    public double perSecond(Id guid, long nowNanos) {
+    public double perSecond(K guid, long nowNanos) {
         ArrayDeque<long[]> b = buckets.get(guid);
         if (b == null) {
             return 0;
@@ -66,7 +65,7 @@ public final class RequestRates {
     }
 
     /** The objects with requests in the window; forgets the rest. */
-    public List<Id> active(long nowNanos) {
+    public List<K> active(long nowNanos) {
         buckets.values().forEach(b -> expire(b, nowNanos));
         buckets.values().removeIf(ArrayDeque::isEmpty);
         return List.copyOf(buckets.keySet());

@@ -13,7 +13,7 @@ class RequestRatesTest {
 
     @Test
     void ratesFollowTheWindow() {
-        RequestRates rates = new RequestRates(Duration.ofSeconds(10), 100);
+        RequestRates<Id> rates = new RequestRates<>(Duration.ofSeconds(10), 100);
         Id a = Id.hash("a");
         for (int s = 0; s < 10; s++) {
             rates.record(a, 20, s * S);
@@ -26,7 +26,7 @@ class RequestRatesTest {
 
     @Test
     void theLeastRecentlyRequestedAreForgottenFirst() {
-        RequestRates rates = new RequestRates(Duration.ofSeconds(10), 2);
+        RequestRates<Id> rates = new RequestRates<>(Duration.ofSeconds(10), 2);
         rates.record(Id.hash("a"), 1, 0);
         rates.record(Id.hash("b"), 1, 0);
         rates.record(Id.hash("c"), 1, 0);
