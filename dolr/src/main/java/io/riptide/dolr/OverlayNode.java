@@ -167,13 +167,13 @@ public final class OverlayNode implements MessageHandler {
         this.placement = new Placement(env, forwarder, store,
                 (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
                 (guid, copiedFrom) -> {
-                    location.publish(guid);
+                    announce(guid);
                     tree().join(guid, copiedFrom);
                 }, config.locateDeadline().multipliedBy(2));
         this.replication = new Replication(env, store,
                 (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
                 (guid, copiedFrom) -> {
-                    location.publish(guid);
+                    announce(guid);
                     tree().join(guid, copiedFrom);
                 }, this::dropReplica, config.locateDeadline().multipliedBy(2), 100_000);
         forwarder.handle(Join.class, membership);
@@ -185,7 +185,7 @@ public final class OverlayNode implements MessageHandler {
         this.access = new AccessPoint(this, 10_000);
         this.dissemination = new Dissemination(env, config.heartbeatInterval(), 3, store::get, (guid, data) -> {
             if (store.put(guid, data)) {
-                location.publish(guid);
+                announce(guid);
             }
         }, localArea::neighbours);
         this.app = appFactory.apply(this);
@@ -251,7 +251,13 @@ public final class OverlayNode implements MessageHandler {
 
     /** Announces a replica of {@code guid} held here (see {@link #storeReplica}). */
     public void publish(Id guid) {
+        announce(guid);
+    }
+
+    /** Publishes an object now held here, and lets the local area's Bloom filters hear of it at once. */
+    private void announce(Id guid) {
         location.publish(guid);
+        localArea.holdingsChanged();
     }
 
     /** Withdraws this node's pointers for {@code guid}. */
@@ -264,7 +270,7 @@ public final class OverlayNode implements MessageHandler {
         if (!store.put(guid, data)) {
             return false;
         }
-        location.publish(guid);
+        announce(guid);
         return true;
     }
 
@@ -278,6 +284,7 @@ public final class OverlayNode implements MessageHandler {
             return false;
         }
         location.publish(guid, rooted);
+        localArea.holdingsChanged();
         return true;
     }
 
@@ -287,7 +294,7 @@ public final class OverlayNode implements MessageHandler {
      */
     public void offerService(Id service) {
         if (services.add(service)) {
-            location.publish(service);
+            announce(service);
         }
     }
 

@@ -22,9 +22,11 @@ public final class BloomMessages {
 
     /**
      * A node's view of what lies at each distance from it: level 0 its own replicas, level 1 those of
-     * its local neighbours, and so on. {@code words} holds each level's bit words.
+     * its local neighbours, and so on. {@code words} holds each level's bit words. {@code pushed}: sent
+     * unasked because the view gained objects (a receiver whose own view gains passes it on), rather
+     * than in answer to a pull.
      */
-    public record BloomAd(int hashes, List<long[]> words) implements WireMessage {
+    public record BloomAd(int hashes, List<long[]> words, boolean pushed) implements WireMessage {
     }
 
     /** Registers these messages in {@code codec} (tags 50–59). */
@@ -32,7 +34,7 @@ public final class BloomMessages {
         codec.register(50, BloomPull.class, (m, out) -> { }, in -> new BloomPull());
         codec.register(51, BloomAd.class,
                 (m, out) -> {
-                    out.u8(m.hashes()).u8(m.words().size());
+                    out.u8(m.hashes()).u8(m.words().size()).u8(m.pushed() ? 1 : 0);
                     for (long[] level : m.words()) {
                         out.u16(level.length);
                         for (long w : level) {
@@ -43,7 +45,8 @@ public final class BloomMessages {
                 in -> {
                     int hashes = in.u8();
                     int count = in.u8();
-                    if (hashes < 1 || hashes > 16 || count > MAX_LEVELS) {
+                    int pushed = in.u8();
+                    if (hashes < 1 || hashes > 16 || count > MAX_LEVELS || pushed > 1) {
                         throw new WireException("bad Bloom advertisement: " + hashes + " hashes, " + count + " levels");
                     }
                     List<long[]> levels = new ArrayList<>(count);
@@ -60,7 +63,7 @@ public final class BloomMessages {
                         }
                         levels.add(level);
                     }
-                    return new BloomAd(hashes, levels);
+                    return new BloomAd(hashes, levels, pushed == 1);
                 });
     }
 }

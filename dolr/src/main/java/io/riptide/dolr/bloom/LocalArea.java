@@ -17,11 +17,27 @@ import java.util.function.Supplier;
  * This node's local area: the few nearest peers by RTT, and the attenuated Bloom filters they
  * advertise. A locate consults these filters before deterministic routing, so a replica a hop or two
  * away on the local network is found directly. Filters are pulled afresh every refresh period, which
- * is also how bits of replicas that went away decay.
+ * is also how bits of replicas that went away decay. Gains are pushed at once instead: when this
+ * node's holdings gain an object, or a pushed advertisement adds bits to what this node advertises,
+ * it pushes its advertisement to the peers that pull from it, at most once per {@link #PUSH_GAP}
+ * (changes in between are coalesced into the next push). A new object so reaches the deepest level
+ * in a few round trips rather than one refresh period per level; the push dies out there, because
+ * the deepest level is not advertised further.
  */
 public final class LocalArea {
+    /** Least time between two pushes from this node: a node storing many replicas at once sends one per gap. */
+    public static final Duration PUSH_GAP = Duration.ofSeconds(1);
+    /** Pullers remembered for pushes, per neighbour slot: room for peers that pull from this node unreciprocated. */
+    private static final int SUBSCRIBERS_PER_SLOT = 4;
+    /** A puller not heard from in this many refresh periods no longer keeps a filter of this node. */
+    private static final int SUBSCRIBER_PERIODS = 3;
+
     /** A neighbour that probably leads to the object, {@code level} hops through it. */
     public record Match(NodeHandle neighbour, int level) {
+    }
+
+    /** Filter messages this node has sent: pulls, answers to pulls, and unasked pushes. */
+    public record Traffic(long pulls, long answers, long pushes) {
     }
 
     private final Env env;
@@ -34,6 +50,19 @@ public final class LocalArea {
     private final List<NodeHandle> neighbours = new ArrayList<>();
     private final Map<Id, Long> rtts = new HashMap<>();
     private final Map<Id, AttenuatedBloomFilter> filters = new HashMap<>();
+    private final Subscribers subscribers;
+    private long subscriberTtlNanos = Duration.ofSeconds(30).toNanos();
+    private boolean started;
+    // Level 0 as of the last push check: own holdings that gained bits since then are pushed.
+    private long[] ownAdvertised;
+    private boolean ownChanged;
+    // A pushed advertisement added bits to this node's levels 1.. since the last push check.
+    private boolean viewGained;
+    private boolean pushScheduled;
+    private long lastPushNanos = Long.MIN_VALUE / 2;
+    private long pulls;
+    private long answers;
+    private long pushes;
 
     /**
      * {@code levels} counts level 0 (this node), so each neighbour's filter has {@code levels - 1}
@@ -46,11 +75,24 @@ public final class LocalArea {
         this.bits = bits;
         this.hashes = hashes;
         this.ownReplicas = ownReplicas;
+        this.subscribers = new Subscribers(Math.max(1, capacity * SUBSCRIBERS_PER_SLOT));
     }
 
     /** Starts pulling neighbours' filters every {@code refresh}. */
     public void start(Duration refresh) {
+        subscriberTtlNanos = refresh.toNanos() * SUBSCRIBER_PERIODS;
+        started = true;
         env.periodic(refresh, this::pull);
+    }
+
+    /**
+     * This node's holdings changed (an object stored or a service offered): if that adds bits to its
+     * advertisement, the peers that pull from it hear of it soon, not at their next pull. Cheap to call
+     * per object; the work is done once per push.
+     */
+    public void holdingsChanged() {
+        ownChanged = true;
+        schedulePush();
     }
 
     /** Offers a measured peer; it becomes a neighbour if it is among the nearest. */
@@ -76,6 +118,11 @@ public final class LocalArea {
             rtts.remove(dropped.id());
             filters.remove(dropped.id());
         }
+        if (existing < 0 && started && indexOf(id) >= 0) {
+            // A new neighbour: its filter now, not at the next refresh, and its pushes from now on.
+            env.send(peer.address(), new BloomPull());
+            pulls++;
+        }
     }
 
     private int indexOf(Id id) {
@@ -95,6 +142,7 @@ public final class LocalArea {
         }
         rtts.remove(id);
         filters.remove(id);
+        subscribers.remove(id);
     }
 
     /** The neighbours, nearest first. */
@@ -105,22 +153,36 @@ public final class LocalArea {
     private void pull() {
         for (NodeHandle n : neighbours) {
             env.send(n.address(), new BloomPull());
+            pulls++;
         }
     }
 
-    /** Answers a neighbour's pull with this node's advertisement. */
+    /** Answers a neighbour's pull with this node's advertisement; the puller now hears of pushes too. */
     public void onPull(NodeHandle from) {
+        subscribers.pulled(from, env.nowNanos());
         env.send(from.address(), advertisement());
+        answers++;
     }
 
     /** Level 0: this node's replicas; level j: what lies j hops away through its neighbours. */
     public BloomAd advertisement() {
         List<long[]> words = new ArrayList<>();
+        words.add(ownLevel());
+        words.addAll(neighbourLevels());
+        return new BloomAd(hashes, words, false);
+    }
+
+    private long[] ownLevel() {
         BloomFilter own = new BloomFilter(bits, hashes);
         for (Id guid : ownReplicas.get()) {
             own.add(guid);
         }
-        words.add(own.toWords());
+        return own.toWords();
+    }
+
+    /** Advertised levels 1..levels-2: the union of the neighbours' link filters at each. */
+    private List<long[]> neighbourLevels() {
+        List<long[]> words = new ArrayList<>();
         for (int level = 1; level < levels - 1; level++) {
             BloomFilter union = new BloomFilter(bits, hashes);
             for (AttenuatedBloomFilter f : filters.values()) {
@@ -130,10 +192,66 @@ public final class LocalArea {
             }
             words.add(union.toWords());
         }
-        return new BloomAd(hashes, words);
+        return words;
     }
 
-    /** Stores a neighbour's advertisement as the filter of the link to it. */
+    private void schedulePush() {
+        if (pushScheduled) {
+            return;
+        }
+        pushScheduled = true;
+        long wait = Math.max(0, lastPushNanos + PUSH_GAP.toNanos() - env.nowNanos());
+        env.schedule(Duration.ofNanos(wait), this::pushIfGained);
+    }
+
+    private void pushIfGained() {
+        pushScheduled = false;
+        long[] own = ownLevel();
+        boolean gained = viewGained || (ownChanged && gains(own, ownAdvertised));
+        ownAdvertised = own;
+        ownChanged = false;
+        viewGained = false;
+        if (!gained) {
+            return; // only removals: those decay through the periodic pulls
+        }
+        List<NodeHandle> to = subscribers.since(env.nowNanos() - subscriberTtlNanos);
+        if (to.isEmpty()) {
+            return;
+        }
+        List<long[]> words = new ArrayList<>();
+        words.add(own);
+        words.addAll(neighbourLevels());
+        BloomAd push = new BloomAd(hashes, words, true);
+        lastPushNanos = env.nowNanos();
+        for (NodeHandle n : to) {
+            env.send(n.address(), push);
+            pushes++;
+        }
+    }
+
+    /** Whether {@code now} has a bit set that {@code before} (null: empty) lacks. */
+    private static boolean gains(long[] now, long[] before) {
+        for (int i = 0; i < now.length; i++) {
+            if ((now[i] & ~(before == null ? 0 : before[i])) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean gains(List<long[]> now, List<long[]> before) {
+        for (int level = 0; level < now.size(); level++) {
+            if (gains(now.get(level), before.get(level))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Stores a neighbour's advertisement as the filter of the link to it. A pushed one that adds bits
+     * to this node's own advertisement is passed on (pushed here in turn).
+     */
     public void onAd(NodeHandle from, BloomAd ad) {
         if (indexOf(from.id()) < 0 || ad.hashes() != hashes || ad.words().size() != levels - 1) {
             return;
@@ -145,7 +263,13 @@ public final class LocalArea {
             }
             linkLevels.add(BloomFilter.fromWords(w, hashes));
         }
+        // Pulled changes are not passed on: only a push starts a cascade, and it ends at the deepest level.
+        List<long[]> before = ad.pushed() ? neighbourLevels() : null;
         filters.put(from.id(), new AttenuatedBloomFilter(linkLevels));
+        if (ad.pushed() && gains(neighbourLevels(), before)) {
+            viewGained = true;
+            schedulePush();
+        }
     }
 
     /**
@@ -182,5 +306,15 @@ public final class LocalArea {
     /** Neighbours whose filters have arrived. */
     public int filtersHeld() {
         return filters.size();
+    }
+
+    /** Peers that pulled from this node lately: the ones its pushes go to. */
+    public int subscribers() {
+        return subscribers.size();
+    }
+
+    /** Filter messages sent so far. */
+    public Traffic traffic() {
+        return new Traffic(pulls, answers, pushes);
     }
 }

@@ -5,6 +5,7 @@ import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.overlay.LocateProbes;
+import io.riptide.simulator.overlay.BloomTraffic;
 import io.riptide.simulator.overlay.OverlayBuild;
 import io.riptide.simulator.overlay.ProbeRecorder;
 import io.riptide.simulator.overlay.RouteProbe;
@@ -163,6 +164,7 @@ public final class RoutingScaleScenario implements Scenario {
                 .put("virtual_seconds", sim.now() / 1e9)
                 .put("simulated_events", sim.eventsRun())
                 .put("messages", overlay.network().messagesSent());
+        BloomTraffic.putInto(result, BloomTraffic.total(overlay));
         ResultJson targets = result.object("targets");
         targets.put("route_mean_hops_max", Math.log(n) / Math.log(16) + 0.5)
                 .put("route_p50_rdp_max", 1.5)

@@ -12,6 +12,7 @@ import io.riptide.simulator.discovery.DiscoveryLayout;
 import io.riptide.simulator.discovery.HintTraffic;
 import io.riptide.simulator.discovery.IntervalCounts;
 import io.riptide.simulator.discovery.ManagerStarts;
+import io.riptide.simulator.overlay.BloomTraffic;
 import io.riptide.simulator.overlay.OverlayBuild;
 import io.riptide.simulator.report.Charts;
 import io.riptide.simulator.report.CsvWriter;
@@ -131,6 +132,7 @@ public final class ServiceDiscoveryScenario implements Scenario {
                 .put("virtual_seconds", sim.now() / 1e9)
                 .put("simulated_events", sim.eventsRun())
                 .put("messages", overlay.network().messagesSent());
+        BloomTraffic.putInto(result, BloomTraffic.total(overlay));
         result.object("targets").put("shift_interval_s_max", interval / 1e9).put("share_to_nearest_min", SHIFT_THRESHOLD);
         result.write(context.output("result.json"));
 
