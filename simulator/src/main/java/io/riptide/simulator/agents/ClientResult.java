@@ -9,8 +9,9 @@ import io.riptide.core.runtime.NodeHandle;
  * @param replica      the replica that answered the read (also when its copy was stale), or null
  * @param hops         overlay hops of the read
  * @param latencyNanos from the request to the response, in virtual time
+ * @param bodyBytes    size of the body the client got (the served version's), or -1 if unknown
  */
-public record ClientResult(Source source, NodeHandle replica, int hops, long latencyNanos) {
+public record ClientResult(Source source, NodeHandle replica, int hops, long latencyNanos, long bodyBytes) {
     /** Where the response came from. */
     public enum Source {
         REPLICA, ORIGIN_MISS, ORIGIN_STALE,

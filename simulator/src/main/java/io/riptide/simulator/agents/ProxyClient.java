@@ -75,7 +75,8 @@ public final class ProxyClient implements RequestPath {
             }
             CachedCopy copy = judge.decode(r.data());
             if (copy != null && judge.servable(url, copy, env.wallClockMillis())) {
-                done.accept(new ClientResult(ClientResult.Source.REPLICA, r.replica(), r.hops(), env.nowNanos() - start));
+                done.accept(new ClientResult(ClientResult.Source.REPLICA, r.replica(), r.hops(), env.nowNanos() - start,
+                        copy.object().response().body().length));
             } else {
                 long version = copy == null ? 0 : copy.object().certificate().version();
                 fromOrigin(url, guid, r, ClientResult.Source.ORIGIN_STALE, version, start, done);
@@ -88,7 +89,8 @@ public final class ProxyClient implements RequestPath {
         origin.fetch(env, OriginRequest.get(URI.create(url))).whenComplete((response, error) -> {
             // Like the real proxy, the hint follows the origin's answer.
             hint(url, source == ClientResult.Source.ORIGIN_STALE ? new StaleHint(url, guid, staleVersion) : new MissHint(url, guid));
-            done.accept(new ClientResult(source, read.found() ? read.replica() : null, read.hops(), env.nowNanos() - start));
+            done.accept(new ClientResult(source, read.found() ? read.replica() : null, read.hops(), env.nowNanos() - start,
+                    response == null ? -1 : response.body().length));
         });
     }
 

@@ -29,6 +29,7 @@ public final class UncachedProxy implements RequestPath {
     public void get(String url, Consumer<ClientResult> done) {
         long start = env.nowNanos();
         origin.fetch(env, OriginRequest.get(URI.create(url))).whenComplete((response, error) ->
-                done.accept(new ClientResult(ClientResult.Source.ORIGIN_UNCACHED, null, 0, env.nowNanos() - start)));
+                done.accept(new ClientResult(ClientResult.Source.ORIGIN_UNCACHED, null, 0, env.nowNanos() - start,
+                        response == null ? -1 : response.body().length)));
     }
 }

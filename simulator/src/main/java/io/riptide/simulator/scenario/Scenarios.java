@@ -34,7 +34,9 @@ public final class Scenarios {
                 new PushCachingScenario(),
                 new OriginShieldScenario(),
                 new ServiceLocationScenario(),
-                new HitLatencyScenario()));
+                new HitLatencyScenario(),
+                new TraceReplayScenario(),
+                new PaperScenario()));
     }
 
     /** This set plus {@code scenario}. */

@@ -1,0 +1,270 @@
+package io.riptide.simulator.scenario;
+
+import io.riptide.cachemanager.CacheManagerConfig;
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.object.PushMode;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.OverlayApplication;
+import io.riptide.dolr.OverlayNode;
+import io.riptide.gateway.GatewayConfig;
+import io.riptide.simulator.agents.Agents;
+import io.riptide.simulator.agents.OriginDocument;
+import io.riptide.simulator.agents.ProxyClient;
+import io.riptide.simulator.agents.SimulatedOrigin;
+import io.riptide.simulator.overlay.AgentOverlay;
+import io.riptide.simulator.overlay.RandomOrder;
+import io.riptide.simulator.report.Charts;
+import io.riptide.simulator.report.CsvWriter;
+import io.riptide.simulator.report.Progress;
+import io.riptide.simulator.report.ResultJson;
+import io.riptide.simulator.report.Series;
+import io.riptide.simulator.topology.TopologyParams;
+import io.riptide.simulator.topology.TransitStubTopology;
+import io.riptide.simulator.workload.LruByteCache;
+import io.riptide.simulator.workload.TraceReader;
+import io.riptide.simulator.workload.TraceRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Replays a real web client trace through Riptide and through two baselines of the same total
+ * size: one shared LRU proxy cache for everyone, and a private LRU cache per user. Each lab of the
+ * trace is a stub with its own cache manager and the lab's users spread over proxies there; one
+ * gateway elsewhere inserts what the managers ask for, and its store (the size of every node's
+ * store) bounds what Riptide keeps. A request hits when the copy served is the trace's current
+ * version of the URL (a new size is a new version). Trace time is compressed to a fixed request
+ * rate.
+ */
+public final class TraceReplayScenario implements Scenario {
+    private static final String DEFAULT_TRACE = "../shared/traces/bu-web-client-1994-11_1995-02.tsv.gz";
+    private static final double TARGET_POINTS = 0.02;
+
+    @Override
+    public String name() {
+        return "trace-replay";
+    }
+
+    @Override
+    public String description() {
+        return "hit ratio replaying a web trace: Riptide vs one shared proxy cache vs per-client caches "
+                + "(--trace FILE, --requests, --cache-mb, --rate, --nodes)";
+    }
+
+    @Override
+    public void run(ScenarioContext context) throws Exception {
+        ScenarioOptions options = context.options();
+        Path tracePath = Path.of(options.getString("trace", DEFAULT_TRACE));
+        if (!Files.isReadable(tracePath)) {
+            throw new ScenarioOptionException("trace", "cannot read " + tracePath.toAbsolutePath());
+        }
+        int limit = options.getInt("requests", 1_000_000, 1, 100_000_000);
+        int nodes = options.getInt("nodes", 300, 20, 200_000);
+        long cacheBytes = options.getLong("cache-mb", 128, 1, 1_000_000) * 1024 * 1024;
+        double rate = options.getDouble("rate", 50, 0.1, 100_000);
+        int proxiesPerLab = options.getInt("proxies-per-lab", 20, 1, 10_000);
+        int settle = options.getInt("settle-s", 30, 0, 86_400);
+        Progress progress = context.progress();
+        SplittableRandom random = context.random();
+
+        List<TraceRequest> trace = new ArrayList<>();
+        long invalid = 0;
+        for (TraceRequest r : TraceReader.read(tracePath, limit)) {
+            String url = asBrowserSends(r.url());
+            if (url == null) {
+                invalid++; // not an http URL even once encoded: no cache would see it
+            } else {
+                trace.add(new TraceRequest(r.timeMicros(), r.user(), r.group(), url, r.bytes()));
+            }
+        }
+        List<String> labs = trace.stream().map(TraceRequest::group).distinct().sorted().toList();
+        TransitStubTopology topology = TransitStubTopology.generate(TopologyParams.forHosts(nodes), context.seed());
+        if (topology.stubCount() < labs.size() + 1) {
+            throw new ScenarioOptionException("nodes", nodes + " nodes make " + topology.stubCount() + " stubs, too few for "
+                    + labs.size() + " labs and a gateway");
+        }
+        // Labs on the first stubs of a random order, the gateway in the next one.
+        List<Integer> stubs = RandomOrder.of(java.util.stream.IntStream.range(0, topology.stubCount()).toArray(), random);
+        Map<String, List<Integer>> proxyVertices = new TreeMap<>();
+        Map<Integer, Function<OverlayNode, OverlayApplication>> agents = new HashMap<>();
+        SigningKey provider = Agents.provider(context.seed(), "trace-replay");
+        GatewayConfig gatewayConfig = GatewayConfig.defaults();
+        for (int i = 0; i < labs.size(); i++) {
+            List<Integer> hosts = RandomOrder.of(topology.hostsInStub(stubs.get(i)), random);
+            agents.put(hosts.get(0), Agents.cacheManager(provider, CacheManagerConfig.defaults(), m -> { }));
+            proxyVertices.put(labs.get(i), hosts.subList(1, Math.min(hosts.size(), 1 + proxiesPerLab)));
+        }
+        int[] gatewayStub = topology.hostsInStub(stubs.get(labs.size()));
+        SimulatedOrigin origin = new SimulatedOrigin(100e6, Duration.ofMillis(50));
+        io.riptide.gateway.Gateway[] gateway = new io.riptide.gateway.Gateway[1];
+        agents.put(gatewayStub[random.nextInt(gatewayStub.length)],
+                Agents.gateway(provider, origin, gatewayConfig, PushMode.NONE, g -> gateway[0] = g));
+        DolrConfig config = DolrConfig.defaults().withStore(cacheBytes, 10_000_000);
+        AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, Math.max(50, nodes / 20.0),
+                Duration.ofSeconds(settle), agents, progress);
+
+        Map<String, ProxyClient> proxies = new HashMap<>();
+        Map<Integer, ProxyClient> byVertex = new HashMap<>();
+        for (List<Integer> vertices : proxyVertices.values()) {
+            for (int v : vertices) {
+                byVertex.put(v, new ProxyClient(world.overlay().node(v), provider.publicKey(), origin, PushMode.NONE,
+                        Duration.ofSeconds(5), config.defaultTtl()));
+            }
+        }
+        Map<String, Long> currentSize = new HashMap<>();
+        LruByteCache shared = new LruByteCache(cacheBytes);
+        Map<String, LruByteCache> perClient = new HashMap<>();
+        long users = trace.stream().map(TraceRequest::user).distinct().count();
+        long perClientBytes = Math.max(1, cacheBytes / Math.max(1, users));
+        long maxObject = gatewayConfig.maxObjectBytes();
+        long[] riptide = new long[2]; // hits, hit bytes
+        long[] sharedHits = new long[2];
+        long[] clientHits = new long[2];
+        long totalBytes = 0;
+        long spacing = (long) (1e9 / rate);
+        int step = Math.max(1, trace.size() / 200);
+        List<double[]> curve = new ArrayList<>(); // requests so far, Riptide hit ratio, shared hit ratio
+        long[] answered = new long[1];
+        long changes = 0;
+        Map<String, Long> sources = new TreeMap<>();
+        progress.begin("replaying " + trace.size() + " requests of " + users + " users at " + rate + " per virtual s", trace.size());
+        for (int i = 0; i < trace.size(); i++) {
+            TraceRequest r = trace.get(i);
+            long size = Math.max(1, Math.min(r.bytes(), Integer.MAX_VALUE - 1L));
+            Long before = currentSize.put(r.url(), size);
+            if (before == null || before != size) {
+                origin.serve(new OriginDocument(r.url(), (int) size, 365L * 86_400, Duration.ZERO));
+            }
+            if (before != null && before != size) {
+                // The object changed: the shared cache learns it at this request (a miss); Riptide's
+                // gateway is told at once, as its monitor or the publisher's push would tell it, and
+                // sends the new version down the object's tree.
+                changes++;
+                gateway[0].inserter().refresh(r.url(), io.riptide.core.http.Headers.EMPTY, done -> { });
+            }
+            totalBytes += size;
+            // The baselines hold what a shared cache may hold: objects up to the gateway's limit.
+            boolean storable = size <= maxObject;
+            if (storable && shared.request(r.url(), size)) {
+                sharedHits[0]++;
+                sharedHits[1] += size;
+            }
+            LruByteCache mine = perClient.computeIfAbsent(r.user(), u -> new LruByteCache(perClientBytes));
+            if (storable && mine.request(r.url(), size)) {
+                clientHits[0]++;
+                clientHits[1] += size;
+            }
+            ProxyClient proxy = proxies.computeIfAbsent(r.user(), u -> {
+                List<Integer> lab = proxyVertices.get(r.group());
+                return byVertex.get(lab.get(Math.floorMod(u.hashCode(), lab.size())));
+            });
+            proxy.get(r.url(), result -> {
+                answered[0]++;
+                sources.merge(result.source() + (result.fromReplica() && result.bodyBytes() != size ? "_OLD_VERSION" : ""),
+                        1L, Long::sum);
+                if (result.fromReplica() && result.bodyBytes() == size) {
+                    riptide[0]++;
+                    riptide[1] += size;
+                }
+            });
+            world.simulation().runFor(spacing);
+            progress.step();
+            if ((i + 1) % step == 0) {
+                curve.add(new double[] {i + 1, riptide[0] / (double) (i + 1), sharedHits[0] / (double) (i + 1)});
+            }
+        }
+        world.run(Duration.ofSeconds(30));
+        progress.finish();
+
+        long n = trace.size();
+        double hitRatio = riptide[0] / (double) n;
+        double sharedRatio = sharedHits[0] / (double) n;
+        boolean targetMet = sharedRatio - hitRatio <= TARGET_POINTS;
+        ResultJson result = new ResultJson()
+                .put("scenario", name())
+                .put("seed", context.seed())
+                .put("trace", tracePath.getFileName().toString())
+                .put("requests", n)
+                .put("skipped_invalid_urls", invalid)
+                .put("answered", answered[0])
+                .put("users", users)
+                .put("labs", (long) labs.size())
+                .put("unique_urls", (long) currentSize.size())
+                .put("object_changes", changes)
+                .put("bytes_requested", totalBytes)
+                .put("cache_bytes", cacheBytes)
+                .put("per_client_cache_bytes", perClientBytes)
+                .put("nodes", (long) nodes)
+                .put("virtual_rate_per_s", rate)
+                .put("hit_ratio", hitRatio)
+                .put("byte_hit_ratio", riptide[1] / (double) totalBytes)
+                .put("shared_proxy_hit_ratio", sharedRatio)
+                .put("shared_proxy_byte_hit_ratio", sharedHits[1] / (double) totalBytes)
+                .put("per_client_hit_ratio", clientHits[0] / (double) n)
+                .put("per_client_byte_hit_ratio", clientHits[1] / (double) totalBytes)
+                .put("origin_fetches", currentSize.keySet().stream().mapToLong(origin::fetches).sum());
+        ResultJson served = result.object("riptide_answers");
+        sources.forEach((k, v) -> served.put(k.toLowerCase(java.util.Locale.ROOT), v));
+        result.object("targets").put("within_points_of_shared_proxy", TARGET_POINTS);
+        result.put("target_met", targetMet)
+                .put("virtual_seconds", world.simulation().now() / 1e9)
+                .put("simulated_events", world.simulation().eventsRun())
+                .put("messages", world.overlay().network().messagesSent());
+        result.write(context.output("result.json"));
+
+        try (CsvWriter csv = new CsvWriter(context.output("hit-ratio-over-time.csv"),
+                List.of("requests", "riptide_hit_ratio", "shared_proxy_hit_ratio"))) {
+            for (double[] p : curve) {
+                csv.row((long) p[0], p[1], p[2]);
+            }
+        }
+        Map<String, double[]> bars = new LinkedHashMap<>();
+        bars.put("Riptide", new double[] {hitRatio, riptide[1] / (double) totalBytes});
+        bars.put("one shared proxy cache", new double[] {sharedRatio, sharedHits[1] / (double) totalBytes});
+        bars.put("per-client caches", new double[] {clientHits[0] / (double) n, clientHits[1] / (double) totalBytes});
+        new Charts(900, 540).bar(context.output("hit-ratios.png"), "Hit ratios replaying " + n + " requests ("
+                + cacheBytes / (1024 * 1024) + " MB in all)", "", "ratio", List.of("hit ratio", "byte hit ratio"), bars);
+        if (!curve.isEmpty()) {
+            double[] x = curve.stream().mapToDouble(p -> p[0]).toArray();
+            new Charts(1000, 540).line(context.output("hit-ratio-over-time.png"), "Cumulative hit ratio over the trace",
+                    "requests", "hit ratio", List.of(
+                            new Series("Riptide", x, curve.stream().mapToDouble(p -> p[1]).toArray()),
+                            new Series("one shared proxy cache", x, curve.stream().mapToDouble(p -> p[2]).toArray())));
+        }
+        System.out.printf("trace-replay: hit ratio Riptide %.4f, shared proxy %.4f, per-client %.4f; byte hit ratio %.4f vs %.4f; "
+                        + "target %s%n", hitRatio, sharedRatio, clientHits[0] / (double) n, riptide[1] / (double) totalBytes,
+                sharedHits[1] / (double) totalBytes, targetMet ? "met" : "NOT met");
+    }
+
+    /**
+     * The URL as a browser puts it on the wire: characters a URI may not hold (spaces, quotes, …)
+     * percent-encoded; null if it is still not an absolute http URL.
+     */
+    static String asBrowserSends(String raw) {
+        StringBuilder out = new StringBuilder(raw.length());
+        for (byte b : raw.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            int c = b & 0xff;
+            boolean plain = c > 0x20 && c < 0x7f && "\"<>\\^`{|} ".indexOf(c) < 0;
+            if (plain) {
+                out.append((char) c);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+            }
+        }
+        try {
+            java.net.URI uri = new java.net.URI(out.toString());
+            return "http".equalsIgnoreCase(uri.getScheme()) && uri.getHost() != null ? out.toString() : null;
+        } catch (java.net.URISyntaxException e) {
+            return null;
+        }
+    }
+}

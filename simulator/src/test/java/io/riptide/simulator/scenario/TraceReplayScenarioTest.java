@@ -1,0 +1,63 @@
+package io.riptide.simulator.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.riptide.simulator.report.Progress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A hand-made trace through Riptide and the two baselines, with the baselines' ratios worked out by hand. */
+class TraceReplayScenarioTest {
+    @TempDir
+    Path dir;
+
+    private static String line(int t, String user, String lab, String url, int bytes) {
+        return (785433179 + t) + "\t0\t" + user + "\tcs17\t785433174\t" + lab + "\tNov94\t" + url + "\t" + bytes + "\t0.5\n";
+    }
+
+    @Test
+    void hitRatiosOfRiptideTheSharedCacheAndPerClientCaches() throws Exception {
+        Path trace = dir.resolve("trace.tsv");
+        Files.writeString(trace, "#ts_sec\tts_usec\tuser_id\tmachine\tsession_start\tgroup\tmonth_dir\turl\tbytes\tretrieval_s\n"
+                + line(0, "1", "272", "http://a.example/A", 1000)     // every cache misses
+                + line(1, "1", "272", "http://a.example/B", 2000)     // miss
+                + line(2, "2", "b19", "http://a.example/A", 1000)     // shared: hit; user 2's own: miss
+                + line(3, "1", "272", "http://a.example/A", 1000)     // hit in both
+                + line(4, "2", "b19", "http://a.example/C", 500)      // miss
+                + line(5, "2", "b19", "http://a.example/C", 500)      // hit in both
+                + line(6, "1", "272", "http://a.example/A", 1200)     // a new version: miss everywhere
+                + line(7, "2", "b19", "http://a.example/A", 1200)     // shared: hit; own: miss
+                + line(8, "2", "b19", "gopher://old.example/1", 10)); // not http: skipped
+        Path out = Files.createDirectories(dir.resolve("out"));
+        new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("trace", trace.toString(),
+                "nodes", "300", "rate", "1", "settle-s", "20", "proxies-per-lab", "3")), Progress.silent()));
+        JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
+        assertEquals(8, json.get("requests").asInt());
+        assertEquals(1, json.get("skipped_invalid_urls").asInt());
+        assertEquals(2, json.get("labs").asInt());
+        assertEquals(1, json.get("object_changes").asInt());
+        assertEquals(0.5, json.get("shared_proxy_hit_ratio").asDouble(), 1e-9);
+        assertEquals(3700.0 / 8400, json.get("shared_proxy_byte_hit_ratio").asDouble(), 1e-6);
+        assertEquals(0.25, json.get("per_client_hit_ratio").asDouble(), 1e-9);
+        // Riptide: the same four hits, each object inserted (or updated) within the second before.
+        assertEquals(0.5, json.get("hit_ratio").asDouble(), 1e-9, json.toString());
+        assertEquals(3700.0 / 8400, json.get("byte_hit_ratio").asDouble(), 1e-6);
+        assertTrue(json.get("target_met").asBoolean());
+        assertTrue(Files.exists(out.resolve("hit-ratios.png")) && Files.exists(out.resolve("hit-ratio-over-time.csv")));
+    }
+
+    @Test
+    void aMissingTraceIsAClearError() {
+        ScenarioOptionException e = assertThrows(ScenarioOptionException.class, () -> new TraceReplayScenario().run(
+                new ScenarioContext(1, dir, new ScenarioOptions(Map.of("trace", dir.resolve("nope.tsv").toString())),
+                        Progress.silent())));
+        assertTrue(e.getMessage().contains("nope.tsv"), e.getMessage());
+    }
+}
