@@ -84,6 +84,11 @@ final class SimulateCommand implements Callable<Integer> {
         } catch (ScenarioOptionException e) {
             throw usage(e.getMessage());
         }
+        // Every scenario with a figure in EXPERIMENTS.md also gets its one-figure report.html.
+        var figure = io.riptide.simulator.paper.PaperFigures.find(name);
+        if (figure.isPresent() && Files.exists(out.resolve("result.json"))) {
+            io.riptide.simulator.paper.PaperReport.writeSingle(out, seed, figure.get());
+        }
         for (String unread : scenarioOptions.unread()) {
             err.println("warning: scenario '" + name + "' did not use option --" + unread);
         }

@@ -20,6 +20,18 @@ public final class PaperReport {
 
     /** Writes the report for {@code figures} under {@code outDir}; returns how many figures met their target. */
     public static int write(Path outDir, long seed, List<PaperFigure> figures) throws IOException {
+        return write(outDir, seed, figures, true);
+    }
+
+    /**
+     * Writes {@code dir/report.html} for one scenario run whose {@code result.json} and charts are in
+     * {@code dir} itself; returns 1 if it met its target.
+     */
+    public static int writeSingle(Path dir, long seed, PaperFigure figure) throws IOException {
+        return write(dir, seed, List.of(figure), false);
+    }
+
+    private static int write(Path outDir, long seed, List<PaperFigure> figures, boolean nested) throws IOException {
         ObjectMapper json = new ObjectMapper();
         StringBuilder html = new StringBuilder();
         html.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Riptide: the paper's section 6, redrawn</title>\n")
@@ -34,7 +46,9 @@ public final class PaperReport {
         int met = 0;
         StringBuilder sections = new StringBuilder();
         for (PaperFigure f : figures) {
-            Path result = outDir.resolve(f.scenario()).resolve("result.json");
+            Path base = nested ? outDir.resolve(f.scenario()) : outDir;
+            String prefix = nested ? f.scenario() + "/" : "";
+            Path result = base.resolve("result.json");
             JsonNode r = Files.exists(result) ? json.readTree(Files.readAllBytes(result)) : null;
             boolean ok = r != null && r.path("target_met").asBoolean(false);
             met += ok ? 1 : 0;
@@ -57,12 +71,12 @@ public final class PaperReport {
             }
             sections.append("</table>\n");
             for (String chart : f.charts()) {
-                if (Files.exists(outDir.resolve(f.scenario()).resolve(chart))) {
-                    sections.append("<p><img src=\"").append(f.scenario()).append('/').append(chart).append("\" alt=\"")
+                if (Files.exists(base.resolve(chart))) {
+                    sections.append("<p><img src=\"").append(prefix).append(chart).append("\" alt=\"")
                             .append(esc(f.figure() + " " + chart)).append("\"></p>\n");
                 }
             }
-            sections.append("<p><a href=\"").append(f.scenario()).append("/result.json\">result.json</a></p></section>\n");
+            sections.append("<p><a href=\"").append(prefix).append("result.json\">result.json</a></p></section>\n");
         }
         html.append("</table>\n<p>").append(met).append(" of ").append(figures.size()).append(" targets met.</p>\n")
                 .append(sections).append("</body></html>\n");

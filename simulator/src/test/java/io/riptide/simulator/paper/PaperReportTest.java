@@ -38,4 +38,19 @@ class PaperReportTest {
                 && html.contains("not run"));
         assertTrue(html.contains("1 of 3 targets met."));
     }
+
+    @Test
+    void aSingleRunGetsItsOwnReportWithChartsBesideIt() throws Exception {
+        Files.writeString(dir.resolve("result.json"), "{\"origin_fetches\": 12, \"target_met\": true}");
+        Files.write(dir.resolve("waves.png"), new byte[] {1});
+        assertEquals(1, PaperReport.writeSingle(dir, 1, PaperFigures.find("origin-shield").orElseThrow()));
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("<img src=\"waves.png\""), html);
+        assertTrue(html.contains("<code>origin_fetches</code></th><td>12"));
+        assertTrue(html.contains("1 of 1 targets met."));
+        for (String name : new String[] {"service-location", "hit-latency", "service-discovery", "flash-crowd", "placement-load",
+                "dissemination", "push-caching", "routing-scale", "churn", "trace-replay", "origin-shield"}) {
+            assertTrue(PaperFigures.find(name).isPresent(), name + " has a report entry");
+        }
+    }
 }
