@@ -9,24 +9,44 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The web servers of a simulation: documents by URL, each host behind its own {@link OriginLink}.
  * A fetch completes later in virtual time, scheduled on the fetching node's {@link Env}, whether
  * the fetcher is a gateway or a proxy going to the origin itself. Fetches are counted per URL.
+ * Optionally each response first waits a server think time, exponentially distributed around a
+ * mean (PolyMix-3's origin servers: 2.5 s), drawn from the origin's own seeded random stream.
  */
 public final class SimulatedOrigin {
     private final double bitsPerSecond;
     private final Duration latency;
+    private final double thinkMeanNanos;
+    private final SplittableRandom thinkRandom;
     private final Map<String, OriginDocument> documents = new HashMap<>();
     private final Map<String, OriginLink> links = new HashMap<>();
     private final Map<String, Long> fetches = new HashMap<>();
 
     /** Origins whose links carry {@code bitsPerSecond}, each fetch costing {@code latency} besides. */
     public SimulatedOrigin(double bitsPerSecond, Duration latency) {
+        this(bitsPerSecond, latency, Duration.ZERO, 0);
+    }
+
+    /** As {@link #SimulatedOrigin(double, Duration)}, each response after a think time of mean {@code thinkMean}. */
+    public SimulatedOrigin(double bitsPerSecond, Duration latency, Duration thinkMean, long seed) {
+        if (thinkMean.isNegative()) {
+            throw new IllegalArgumentException("negative think time " + thinkMean);
+        }
         this.bitsPerSecond = bitsPerSecond;
         this.latency = latency;
+        this.thinkMeanNanos = thinkMean.toNanos();
+        this.thinkRandom = new SplittableRandom(seed);
+    }
+
+    private long thinkNanos() {
+        // Exponential: -mean * ln(U), U in (0, 1].
+        return thinkMeanNanos == 0 ? 0 : (long) (-thinkMeanNanos * Math.log(1.0 - thinkRandom.nextDouble()));
     }
 
     /** Serves {@code document} from now on. */
@@ -50,9 +70,9 @@ public final class SimulatedOrigin {
         long version = doc == null ? 0 : doc.versionAt(requestTime);
         int bytes = doc == null ? body.length : doc.sizeBytes();
         OriginLink link = links.computeIfAbsent(request.url().getHost(), h -> new OriginLink(bitsPerSecond, latency.toNanos()));
-        long delay = link.send(env.nowNanos(), bytes);
         CompletableFuture<OriginResponse> future = new CompletableFuture<>();
-        env.schedule(Duration.ofNanos(delay), () -> {
+        long think = thinkNanos();
+        Runnable respond = () -> env.schedule(Duration.ofNanos(link.send(env.nowNanos(), bytes)), () -> {
             long responseTime = env.wallClockMillis();
             future.complete(doc == null
                     ? new OriginResponse(request.url(), 404, "Not Found", Headers.of("Content-Type", "text/plain"), body,
@@ -60,6 +80,12 @@ public final class SimulatedOrigin {
                     : new OriginResponse(request.url(), 200, "OK", doc.headers(requestTime), doc.body(version), requestTime,
                             responseTime, 0));
         });
+        // The response joins the link's queue when the server has finished thinking.
+        if (think == 0) {
+            respond.run();
+        } else {
+            env.schedule(Duration.ofNanos(think), respond);
+        }
         return future;
     }
 

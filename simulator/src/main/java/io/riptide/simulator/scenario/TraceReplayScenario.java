@@ -72,6 +72,8 @@ public final class TraceReplayScenario implements Scenario {
         double rate = options.getDouble("rate", 50, 0.1, 100_000);
         int proxiesPerLab = options.getInt("proxies-per-lab", 20, 1, 10_000);
         int settle = options.getInt("settle-s", 30, 0, 86_400);
+        // PolyMix-3's origins think 2.5 s on average; off by default, as hit-ratio studies ignore time.
+        double originThinkS = options.getDouble("origin-think-s", 0, 0, 600);
         Progress progress = context.progress();
         SplittableRandom random = context.random();
 
@@ -103,7 +105,8 @@ public final class TraceReplayScenario implements Scenario {
             proxyVertices.put(labs.get(i), hosts.subList(1, Math.min(hosts.size(), 1 + proxiesPerLab)));
         }
         int[] gatewayStub = topology.hostsInStub(stubs.get(labs.size()));
-        SimulatedOrigin origin = new SimulatedOrigin(100e6, Duration.ofMillis(50));
+        SimulatedOrigin origin = new SimulatedOrigin(100e6, Duration.ofMillis(50),
+                Duration.ofNanos((long) (originThinkS * 1e9)), context.seed());
         io.riptide.gateway.Gateway[] gateway = new io.riptide.gateway.Gateway[1];
         agents.put(gatewayStub[random.nextInt(gatewayStub.length)],
                 Agents.gateway(provider, origin, gatewayConfig, PushMode.NONE, g -> gateway[0] = g));
@@ -204,6 +207,7 @@ public final class TraceReplayScenario implements Scenario {
                 .put("per_client_cache_bytes", perClientBytes)
                 .put("nodes", (long) nodes)
                 .put("virtual_rate_per_s", rate)
+                .put("origin_think_mean_s", originThinkS)
                 .put("hit_ratio", hitRatio)
                 .put("byte_hit_ratio", riptide[1] / (double) totalBytes)
                 .put("shared_proxy_hit_ratio", sharedRatio)
