@@ -21,6 +21,8 @@ import io.riptide.simulator.report.Series;
 import io.riptide.simulator.topology.TopologyParams;
 import io.riptide.simulator.topology.TransitStubTopology;
 import io.riptide.simulator.workload.LruByteCache;
+import io.riptide.simulator.workload.PolyMixWorkload;
+import io.riptide.simulator.workload.WebFile;
 import io.riptide.simulator.workload.TraceReader;
 import io.riptide.simulator.workload.TraceRequest;
 import java.nio.file.Files;
@@ -56,14 +58,18 @@ public final class TraceReplayScenario implements Scenario {
     @Override
     public String description() {
         return "hit ratio replaying a web trace: Riptide vs one shared proxy cache vs per-client caches "
-                + "(--trace FILE, --requests, --cache-mb, --rate, --nodes)";
+                + "(--trace FILE, --workload trace|polymix, --requests, --cache-mb, --rate, --nodes)";
     }
 
     @Override
     public void run(ScenarioContext context) throws Exception {
         ScenarioOptions options = context.options();
+        String workload = options.getString("workload", "trace");
+        if (!workload.equals("trace") && !workload.equals("polymix")) {
+            throw new ScenarioOptionException("workload", "must be trace or polymix, got '" + workload + "'");
+        }
         Path tracePath = Path.of(options.getString("trace", DEFAULT_TRACE));
-        if (!Files.isReadable(tracePath)) {
+        if (workload.equals("trace") && !Files.isReadable(tracePath)) {
             throw new ScenarioOptionException("trace", "cannot read " + tracePath.toAbsolutePath());
         }
         int limit = options.getInt("requests", 1_000_000, 1, 100_000_000);
@@ -78,13 +84,30 @@ public final class TraceReplayScenario implements Scenario {
         SplittableRandom random = context.random();
 
         List<TraceRequest> trace = new ArrayList<>();
+        java.util.Set<String> uncacheable = new java.util.HashSet<>();
         long invalid = 0;
-        for (TraceRequest r : TraceReader.read(tracePath, limit)) {
-            String url = asBrowserSends(r.url());
-            if (url == null) {
-                invalid++; // not an http URL even once encoded: no cache would see it
-            } else {
-                trace.add(new TraceRequest(r.timeMicros(), r.user(), r.group(), url, r.bytes()));
+        if (workload.equals("polymix")) {
+            // A synthetic trace: PolyMix's mix from users spread over two labs.
+            int userCount = options.getInt("users", 200, 1, 1_000_000);
+            int requests = limit;
+            PolyMixWorkload mix = PolyMixWorkload.standard("www.polymix.example", 1_000_000);
+            SplittableRandom draw = new SplittableRandom(context.seed() ^ 0x9017L);
+            for (int i = 0; i < requests; i++) {
+                WebFile f = mix.next(draw);
+                int user = draw.nextInt(userCount);
+                if (!f.cacheable()) {
+                    uncacheable.add(f.url());
+                }
+                trace.add(new TraceRequest(i, Integer.toString(user), "lab" + (user % 2), f.url(), f.sizeBytes()));
+            }
+        } else {
+            for (TraceRequest r : TraceReader.read(tracePath, limit)) {
+                String url = asBrowserSends(r.url());
+                if (url == null) {
+                    invalid++; // not an http URL even once encoded: no cache would see it
+                } else {
+                    trace.add(new TraceRequest(r.timeMicros(), r.user(), r.group(), url, r.bytes()));
+                }
             }
         }
         List<String> labs = trace.stream().map(TraceRequest::group).distinct().sorted().toList();
@@ -144,7 +167,9 @@ public final class TraceReplayScenario implements Scenario {
             long size = Math.max(1, Math.min(r.bytes(), Integer.MAX_VALUE - 1L));
             Long before = currentSize.put(r.url(), size);
             if (before == null || before != size) {
-                origin.serve(new OriginDocument(r.url(), (int) size, 365L * 86_400, Duration.ZERO));
+                // An uncacheable object is stale at once (max-age=0): never served from a cache.
+                origin.serve(new OriginDocument(r.url(), (int) size, uncacheable.contains(r.url()) ? 0 : 365L * 86_400,
+                        Duration.ZERO));
             }
             if (before != null && before != size) {
                 // The object changed: the shared cache learns it at this request (a miss); Riptide's
@@ -155,7 +180,7 @@ public final class TraceReplayScenario implements Scenario {
             }
             totalBytes += size;
             // The baselines hold what a shared cache may hold: objects up to the gateway's limit.
-            boolean storable = size <= maxObject;
+            boolean storable = size <= maxObject && !uncacheable.contains(r.url());
             if (storable && shared.request(r.url(), size)) {
                 sharedHits[0]++;
                 sharedHits[1] += size;
@@ -194,7 +219,8 @@ public final class TraceReplayScenario implements Scenario {
         ResultJson result = new ResultJson()
                 .put("scenario", name())
                 .put("seed", context.seed())
-                .put("trace", tracePath.getFileName().toString())
+                .put("workload", workload)
+                .put("trace", workload.equals("trace") ? tracePath.getFileName().toString() : "PolyMix-like, synthetic")
                 .put("requests", n)
                 .put("skipped_invalid_urls", invalid)
                 .put("answered", answered[0])

@@ -60,4 +60,21 @@ class TraceReplayScenarioTest {
                         Progress.silent())));
         assertTrue(e.getMessage().contains("nope.tsv"), e.getMessage());
     }
+
+    @Test
+    void aPolyMixStreamReplaysWithoutATraceFile() throws Exception {
+        Path out = Files.createDirectories(dir.resolve("polymix"));
+        new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("workload", "polymix",
+                "requests", "1500", "users", "20", "nodes", "300", "rate", "100", "settle-s", "20")), Progress.silent()));
+        JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
+        assertEquals("polymix", json.get("workload").asText());
+        assertEquals(1500, json.get("requests").asInt());
+        assertEquals(2, json.get("labs").asInt());
+        assertTrue(json.get("shared_proxy_hit_ratio").asDouble() > 0.2, json.toString());
+        assertTrue(json.get("hit_ratio").asDouble() > 0.1, json.toString());
+        assertTrue(json.get("per_client_hit_ratio").asDouble() < json.get("shared_proxy_hit_ratio").asDouble());
+        ScenarioOptionException e = assertThrows(ScenarioOptionException.class, () -> new TraceReplayScenario().run(
+                new ScenarioContext(1, dir, new ScenarioOptions(Map.of("workload", "specweb")), Progress.silent())));
+        assertTrue(e.getMessage().contains("trace or polymix"), e.getMessage());
+    }
 }
