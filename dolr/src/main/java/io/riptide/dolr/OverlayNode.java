@@ -257,7 +257,7 @@ public final class OverlayNode implements MessageHandler {
     /** Publishes an object now held here, and lets the local area's Bloom filters hear of it at once. */
     private void announce(Id guid) {
         location.publish(guid);
-        localArea.holdingsChanged();
+        localArea.holdingsChanged(guid);
     }
 
     /** Withdraws this node's pointers for {@code guid}. */
@@ -284,7 +284,7 @@ public final class OverlayNode implements MessageHandler {
             return false;
         }
         location.publish(guid, rooted);
-        localArea.holdingsChanged();
+        localArea.holdingsChanged(guid);
         return true;
     }
 

@@ -56,6 +56,12 @@ public final class LocalArea {
     // Level 0 as of the last push check: own holdings that gained bits since then are pushed.
     private long[] ownAdvertised;
     private boolean ownChanged;
+    // This node's own level, kept between advertisements: rebuilding it walks every object held,
+    // which a gateway holding tens of thousands would otherwise do for every pull it answers.
+    // Additions go in as they happen; removals show at the next rebuild, one refresh later.
+    private BloomFilter ownCache;
+    private long ownBuiltAt;
+    private long ownRebuildNanos = Duration.ofSeconds(10).toNanos();
     // A pushed advertisement added bits to this node's levels 1.. since the last push check.
     private boolean viewGained;
     private boolean pushScheduled;
@@ -81,6 +87,7 @@ public final class LocalArea {
     /** Starts pulling neighbours' filters every {@code refresh}. */
     public void start(Duration refresh) {
         subscriberTtlNanos = refresh.toNanos() * SUBSCRIBER_PERIODS;
+        ownRebuildNanos = refresh.toNanos();
         started = true;
         env.periodic(refresh, this::pull);
     }
@@ -91,6 +98,16 @@ public final class LocalArea {
      * per object; the work is done once per push.
      */
     public void holdingsChanged() {
+        ownCache = null;
+        ownChanged = true;
+        schedulePush();
+    }
+
+    /** As {@link #holdingsChanged()} for one object {@code added} here: cheaper, as only its bits are set. */
+    public void holdingsChanged(Id added) {
+        if (ownCache != null) {
+            ownCache.add(added);
+        }
         ownChanged = true;
         schedulePush();
     }
@@ -173,11 +190,16 @@ public final class LocalArea {
     }
 
     private long[] ownLevel() {
-        BloomFilter own = new BloomFilter(bits, hashes);
-        for (Id guid : ownReplicas.get()) {
-            own.add(guid);
+        long now = env.nowNanos();
+        if (ownCache == null || now - ownBuiltAt >= ownRebuildNanos) {
+            BloomFilter own = new BloomFilter(bits, hashes);
+            for (Id guid : ownReplicas.get()) {
+                own.add(guid);
+            }
+            ownCache = own;
+            ownBuiltAt = now;
         }
-        return own.toWords();
+        return ownCache.toWords();
     }
 
     /** Advertised levels 1..levels-2: the union of the neighbours' link filters at each. */

@@ -93,6 +93,33 @@ class BloomPushTest {
         assertTrue(pushed * 5 < pulled, pushed + " pushes against " + pulled + " pull messages");
     }
 
+    @Test
+    void aDroppedReplicaLeavesTheNeighboursFiltersWithinTwoRefreshesWhileNewOnesArriveAtOnce() {
+        SimulatedOverlay overlay = OverlayFixture.settled(13, NODES, GROUPS);
+        run(overlay, Duration.ofSeconds(30));
+        OverlayNode holder = overlay.node(PROVIDER);
+        OverlayNode neighbour = overlay.node(overlay.vertexOf(holder.localArea().neighbours().get(0).id()));
+        // Many objects held: the holder keeps its own filter between advertisements.
+        for (int i = 0; i < 100; i++) { // enough to matter, few enough for a 2048-bit filter's false positives
+            holder.storeReplica(Id.hash("bulk-" + i), new byte[] {1});
+        }
+        Id dropped = Id.hash("to be dropped");
+        holder.storeReplica(dropped, new byte[] {1});
+        run(overlay, Duration.ofSeconds(3));
+        assertTrue(neighbour.localArea().heldByNeighbour(dropped), "pushed to the neighbour at once");
+        Id late = Id.hash("added later");
+        holder.storeReplica(late, new byte[] {1});
+        run(overlay, Duration.ofSeconds(3));
+        assertTrue(neighbour.localArea().heldByNeighbour(late), "an addition to the kept filter is pushed too");
+        holder.dropReplica(dropped);
+        run(overlay, holder.config().bloomRefresh().multipliedBy(2).plusSeconds(1));
+        assertFalse(holder.replicas().contains(dropped));
+        assertTrue(neighbour.localArea().neighbours().contains(holder.self()), "the neighbour pulls the holder's filter");
+        assertFalse(neighbour.localArea().heldByNeighbour(dropped), "the drop shows within two refreshes: "
+                + neighbour.localArea().matches(dropped, 1, id -> false));
+        assertTrue(neighbour.localArea().heldByNeighbour(late));
+    }
+
     private static long pullTraffic(SimulatedOverlay overlay) {
         long total = 0;
         for (int v : overlay.liveVertices()) {
