@@ -44,6 +44,8 @@ public final class Dissemination {
     private final Map<Id, Tree> trees = new HashMap<>();
     // Most members one seek measures; bounds what answers, real or forged, can make this node send.
     private static final int MAX_SEEK_PROBES = 64;
+    // Seeks per attach (gaps 1, 2, 4... silence periods): bounds the cost of a member whose stub has no other.
+    private static final int SEEK_ROUNDS = 4;
     // Marks a seek answer already measured, so duplicates (via several neighbours) are ignored.
     private static final long MEASURED = Long.MIN_VALUE;
     private long fullSent;
@@ -213,7 +215,7 @@ public final class Dissemination {
         t.lastHeard = env.nowNanos();
         t.candidates = List.of();
         if (newParent && !move) {
-            seekNearer(a.guid(), t, true);
+            seekNearer(a.guid(), t, 0);
         }
         if (a.stamp() > t.stamp && a.data().length > 0) {
             Update refused = t.refused;
@@ -356,10 +358,11 @@ public final class Dissemination {
     /**
      * The new parent is not one of this node's nearest neighbours: perhaps a nearer member exists
      * that location did not find (the Bloom filters lag new replicas by a refresh period or more).
-     * Asks the local area, two neighbour hops deep, and looks again once more a little later, when
-     * members that joined at the same time have attached.
+     * Asks the local area, two neighbour hops deep, and looks again {@link #SEEK_ROUNDS} times in all,
+     * each gap twice the last: a member that joins nearby later may not see this one (neighbour lists
+     * are not symmetric, so its seek can miss this node while this node's reaches it).
      */
-    private void seekNearer(Id guid, Tree t, boolean again) {
+    private void seekNearer(Id guid, Tree t, int round) {
         List<NodeHandle> area = neighbours.get();
         if (t.parent == null || !t.children.isEmpty() || area.stream().anyMatch(h -> h.id().equals(t.parent.id()))) {
             return;
@@ -371,12 +374,13 @@ public final class Dissemination {
             t.seekSentAt.put(n.id(), now);
             env.send(n.address(), new Seek(guid, env.self(), 1));
         }
-        if (again) {
+        if (round + 1 < SEEK_ROUNDS) {
             // Jittered, so members that joined together do not look (and collide) together again.
-            Duration later = beat.multipliedBy(missedBeats).plusNanos((long) (env.random().nextDouble() * beat.toNanos()));
+            Duration later = beat.multipliedBy((long) missedBeats << round)
+                    .plusNanos((long) (env.random().nextDouble() * beat.toNanos()));
             env.schedule(later, () -> {
                 if (trees.get(guid) == t && !t.root) {
-                    seekNearer(guid, t, false);
+                    seekNearer(guid, t, round + 1);
                 }
             });
         }

@@ -112,4 +112,40 @@ class TreeLocalityTest {
             assertArrayEquals(v(2), overlay.node(m).replicas().get(GUID), "replica on " + m);
         }
     }
+    /**
+     * A far member whose early looks found nobody keeps looking: a member that joins nearby later
+     * and cannot move itself (it gained a child before any answer came) is found by the first one,
+     * which moves under it, so the group's outside link is crossed once.
+     */
+    @Test
+    void aFarMemberLooksAgainAndFindsALaterNearMember() {
+        SimulatedOverlay overlay = OverlayFixture.settled(53, NODES, GROUPS);
+        overlay.node(0).storeReplica(GUID, v(1));
+        overlay.node(0).startTree(GUID, 1);
+        int early = 3;
+        joinUnderTheRoot(overlay, List.of(early));
+        OverlayFixture.run(overlay, Duration.ofSeconds(10)); // its first two looks find nobody
+        int late = 11;
+        joinUnderTheRoot(overlay, List.of(late));
+        while (overlay.node(late).treeOf(GUID).parent() == null) {
+            OverlayFixture.run(overlay, Duration.ofNanos(100_000));
+        }
+        // A child 1 ms away attaches before the early member's answer (2 ms away) reaches the late one.
+        int child = late + 7 * GROUPS;
+        overlay.node(child).storeReplica(GUID, v(1));
+        overlay.node(child).joinTree(GUID, overlay.node(late).self());
+        OverlayFixture.run(overlay, Duration.ofSeconds(1));
+        TreeView lateView = overlay.node(late).treeOf(GUID);
+        assertEquals(0, lateView.parent().address().port(), "the late member stays under the root");
+        assertEquals(1, lateView.children().size(), "the late member has a child, so it may not move");
+        OverlayFixture.run(overlay, Duration.ofSeconds(40));
+        List<Integer> members = List.of(early, late, child);
+        assertEquals(1, outsideLinks(overlay, members), "the early member moved under the late one's subtree");
+        assertNoLoop(overlay, members);
+        overlay.node(0).publishUpdate(GUID, v(2), 2);
+        OverlayFixture.run(overlay, Duration.ofSeconds(2));
+        for (int m : members) {
+            assertArrayEquals(v(2), overlay.node(m).replicas().get(GUID), "replica on " + m);
+        }
+    }
 }
