@@ -162,6 +162,11 @@ public final class LocalArea {
         subscribers.remove(id);
     }
 
+    /** Whether {@code id} is one of the neighbours. */
+    public boolean contains(Id id) {
+        return indexOf(id) >= 0;
+    }
+
     /** The neighbours, nearest first. */
     public List<NodeHandle> neighbours() {
         return List.copyOf(neighbours);
