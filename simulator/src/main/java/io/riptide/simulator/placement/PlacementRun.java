@@ -8,7 +8,9 @@ import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.overlay.OverlayBuild;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One run of the placement-load experiment on a freshly built overlay: the primary copy is stored,
@@ -36,28 +38,47 @@ public final class PlacementRun {
         this.plan = plan;
     }
 
-    /** Places replicas of {@code guid} in {@code mode}, runs the load, and says what happened. */
-    public Outcome run(PlacementMode mode, Id guid, byte[] data) {
+    /**
+     * Places replicas of {@code guids} in {@code mode}, runs the load, and says what happened. All
+     * primaries are on the primary's node; the i-th client (in {@link LoadSetup#clients()} order)
+     * reads {@code guids[i % n]}.
+     */
+    public Outcome run(PlacementMode mode, List<Id> guids, byte[] data) {
         Simulation sim = build.simulation();
         SimulatedOverlay overlay = build.overlay();
-        overlay.node(setup.primary()).storeReplica(guid, data);
+        for (Id guid : guids) {
+            overlay.node(setup.primary()).storeReplica(guid, data);
+        }
         sim.runFor(Duration.ofSeconds(2).toNanos());
+        List<Integer> clients = setup.clients();
+        List<Id> readBy = new ArrayList<>(clients.size());
+        for (int i = 0; i < clients.size(); i++) {
+            readBy.add(guids.get(i % guids.size()));
+        }
 
         List<Integer> climbs = new ArrayList<>();
         int[] failed = new int[1];
         if (mode == PlacementMode.LOCAL) {
             for (LoadSetup.ClientStub stub : setup.stubs()) {
                 OverlayNode manager = overlay.node(stub.manager());
-                manager.read(guid, plan.ttl(), r -> {
-                    if (!r.found() || r.data() == null || !manager.storeReplica(guid, r.data())) {
-                        failed[0]++;
-                    }
-                });
-                sim.runFor(CREATE_SPACING.toNanos());
+                // The manager replicates every object its stub's clients read, once each.
+                Set<Id> wanted = new LinkedHashSet<>();
+                for (int client : stub.clients()) {
+                    wanted.add(readBy.get(clients.indexOf(client)));
+                }
+                for (Id guid : wanted) {
+                    manager.read(guid, plan.ttl(), r -> {
+                        if (!r.found() || r.data() == null || !manager.storeReplica(guid, r.data())) {
+                            failed[0]++;
+                        }
+                    });
+                    sim.runFor(CREATE_SPACING.toNanos());
+                }
             }
         } else {
-            for (int client : setup.clients()) {
-                OverlayNode node = overlay.node(client);
+            for (int i = 0; i < clients.size(); i++) {
+                OverlayNode node = overlay.node(clients.get(i));
+                Id guid = readBy.get(i);
                 node.read(guid, plan.ttl(), r -> {
                     // A replica k hops up must sit below where this read found the object, or it adds nothing.
                     int k = r.found() ? Math.max(1, Math.min(plan.climb(), r.hops() - 1)) : plan.climb();
@@ -69,10 +90,13 @@ public final class PlacementRun {
         }
         // Long enough for every placement to finish, its publish to land, and neighbours to pull fresh Bloom filters twice.
         sim.runFor(config.locateDeadline().plus(config.bloomRefresh().multipliedBy(2)).toNanos());
-        int replicas = countReplicas(overlay, guid) - 1;
+        int replicas = 0;
+        for (Id guid : guids) {
+            replicas += countReplicas(overlay, guid) - 1;
+        }
 
-        ReadLoad load = new ReadLoad(sim, overlay, guid, plan.ttl());
-        ServedCounts counts = load.run(setup.clients(), plan.phaseNanos(), plan.period().toNanos(), plan.window().toNanos(),
+        ReadLoad load = new ReadLoad(sim, overlay, readBy, plan.ttl());
+        ServedCounts counts = load.run(clients, plan.phaseNanos(), plan.period().toNanos(), plan.window().toNanos(),
                 config.locateDeadline().toNanos());
         double meanClimb = climbs.stream().mapToInt(Integer::intValue).average().orElse(0);
         return new Outcome(mode, counts, replicas, meanClimb, failed[0], counts.answered() + counts.unansweredCount(),

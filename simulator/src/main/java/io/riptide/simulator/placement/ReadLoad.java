@@ -6,19 +6,21 @@ import io.riptide.dolr.simulation.SimulatedOverlay;
 import java.util.List;
 
 /**
- * A steady stream of reads of one object: each client reads it once per period, starting at its own
+ * A steady stream of reads: each client reads its object once per period, starting at its own
  * phase, for a window of virtual time; tallies which node answered each read.
  */
 public final class ReadLoad {
     private final Simulation sim;
     private final SimulatedOverlay overlay;
-    private final Id guid;
+    // The object each client reads, by the client's index.
+    private final List<Id> guids;
     private final int ttl;
 
-    public ReadLoad(Simulation sim, SimulatedOverlay overlay, Id guid, int ttl) {
+    /** Client {@code i} (of the list given to {@link #run}) reads {@code guids.get(i)}. */
+    public ReadLoad(Simulation sim, SimulatedOverlay overlay, List<Id> guids, int ttl) {
         this.sim = sim;
         this.overlay = overlay;
-        this.guid = guid;
+        this.guids = List.copyOf(guids);
         this.ttl = ttl;
     }
 
@@ -27,6 +29,9 @@ public final class ReadLoad {
      * {@code periodNanos}; then waits {@code drainNanos} for the last answers. Returns the tally.
      */
     public ServedCounts run(List<Integer> clients, long[] phaseNanos, long periodNanos, long windowNanos, long drainNanos) {
+        if (guids.size() != clients.size()) {
+            throw new IllegalArgumentException(clients.size() + " clients but " + guids.size() + " objects");
+        }
         if (phaseNanos.length != clients.size()) {
             throw new IllegalArgumentException(clients.size() + " clients but " + phaseNanos.length + " phases");
         }
@@ -34,14 +39,15 @@ public final class ReadLoad {
         long end = sim.now() + windowNanos;
         for (int i = 0; i < clients.size(); i++) {
             int client = clients.get(i);
-            sim.at(phaseNanos[i], () -> readEvery(client, periodNanos, end, counts));
+            Id guid = guids.get(i);
+            sim.at(phaseNanos[i], () -> readEvery(client, guid, periodNanos, end, counts));
         }
         sim.runUntil(end);
         sim.runFor(drainNanos);
         return counts;
     }
 
-    private void readEvery(int client, long periodNanos, long end, ServedCounts counts) {
+    private void readEvery(int client, Id guid, long periodNanos, long end, ServedCounts counts) {
         if (sim.now() >= end) {
             return;
         }
@@ -52,6 +58,6 @@ public final class ReadLoad {
                 counts.unanswered();
             }
         });
-        sim.at(periodNanos, () -> readEvery(client, periodNanos, end, counts));
+        sim.at(periodNanos, () -> readEvery(client, guid, periodNanos, end, counts));
     }
 }

@@ -36,9 +36,15 @@ import java.util.SplittableRandom;
  * the manager of each client stub stores one replica on its own node, the only thing the original
  * primitive allows. Climb: for each client, {@code place(guid, k)} from the client's node, with
  * {@code k = max(1, min(--climb, h - 1))} where {@code h} is the hop count of that client's first read
- * (a replica must sit below where the read found the object to help); with one object, the many
- * clients' paths up its routing tree play the part of the paper's many documents' trees. Reads that
- * reach the primary are tallied too, in both runs.
+ * (a replica must sit below where the read found the object to help). Reads that reach the primary
+ * are tallied too, in both runs.
+ *
+ * <p>One object (the default) does not stand in for the paper's many documents: every client's first
+ * hop toward it goes to the nearest node sharing its first digit, and a stub of 100 has only about
+ * 100/16 such nodes (3 in the seed-1 client stub), so climb-1 replicas land on those few and each
+ * client reads the nearest of them. {@code --objects n} gives the clients n objects (client i reads
+ * object i mod n); each object's tree climbs through different nodes, which is how climb spreads load
+ * in the paper. Local placement then puts every object on the manager's node.
  *
  * <p>By default the clients are 95 nodes of one stub, as the paper's 95 agents, so local placement
  * is that stub's manager's single replica; {@code --client-stubs 5 --clients-per-stub 20} spreads
@@ -54,7 +60,7 @@ public final class PlacementLoadScenario implements Scenario {
 
     @Override
     public String description() {
-        return "requests served per node, local vs climb-k placement (--nodes, --client-stubs [1], --clients-per-stub, --rate, --climb)";
+        return "requests served per node, local vs climb-k placement (--nodes, --client-stubs [1], --clients-per-stub, --rate, --climb, --objects [1])";
     }
 
     @Override
@@ -69,6 +75,9 @@ public final class PlacementLoadScenario implements Scenario {
         int climb = options.getInt("climb", 1, 1, 16);
         int ttl = options.getInt("ttl", 32, 1, 255);
         int top = options.getInt("top", 30, 1, 1000);
+        // The paper's agents read many documents, each with its own routing tree; one object's trees
+        // from one stub meet at the few stub nodes sharing its first digit (see the class comment).
+        int objects = options.getInt("objects", 1, 1, 10_000);
         Progress progress = context.progress();
         DolrConfig config = DolrConfig.defaults();
         SplittableRandom random = context.random();
@@ -77,7 +86,11 @@ public final class PlacementLoadScenario implements Scenario {
         LoadSetup setup = null;
         LoadPlan plan = null;
         TransitStubTopology topology = null;
-        Id guid = Id.hash("placement-load/object");
+        List<Id> guids = new ArrayList<>();
+        for (int i = 0; i < objects; i++) {
+            // The first keeps its old name, so a one-object run is the same as before.
+            guids.add(Id.hash(i == 0 ? "placement-load/object" : "placement-load/object/" + i));
+        }
         byte[] data = new byte[16 * 1024];
         for (PlacementMode mode : PlacementMode.values()) {
             OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, 1100);
@@ -91,7 +104,7 @@ public final class PlacementLoadScenario implements Scenario {
                 plan = plan(setup, rate, windowS, climb, ttl, random);
             }
             progress.begin(mode.key() + " placement: " + windowS + " virtual s of reads", 1);
-            outcomes.put(mode, new PlacementRun(build, config, setup, plan).run(mode, guid, data));
+            outcomes.put(mode, new PlacementRun(build, config, setup, plan).run(mode, guids, data));
             progress.step();
             progress.finish();
         }
@@ -112,6 +125,7 @@ public final class PlacementLoadScenario implements Scenario {
                 .put("reads_per_client_per_s", rate)
                 .put("window_s", (double) windowS)
                 .put("climb", (long) climb)
+                .put("objects", (long) objects)
                 .put("max_node_requests_local", maxLocal)
                 .put("max_node_requests_climb", maxClimb)
                 .put("busiest_ratio", ratio)

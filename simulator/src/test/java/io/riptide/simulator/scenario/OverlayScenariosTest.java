@@ -78,6 +78,18 @@ class OverlayScenariosTest {
         assertTrue(Files.readString(dir.resolve("pa/requests-per-node.csv")).startsWith("placement,rank,vertex,stub,requests\n"));
     }
     @Test
+    void placementLoadWithManyObjectsClimbsEachObjectsOwnTree() throws Exception {
+        // One stub's clients reading ten objects: local placement puts all ten on the manager, while
+        // each object's climb goes through nodes of its own first digit, so many nodes answer.
+        JsonNode json = run(new PlacementLoadScenario(), "pm", Map.of("nodes", "300", "hosts-per-stub", "30",
+                "clients-per-stub", "20", "objects", "10", "window-s", "20", "settle-s", "30"));
+        assertEquals(10, json.get("objects").asInt(), json.toString());
+        assertEquals(10, json.get("replicas_local").asInt(), json.toString());
+        assertEquals(0, json.get("unanswered_local").asLong() + json.get("unanswered_climb").asLong(), json.toString());
+        assertTrue(json.get("serving_nodes_climb").asInt() >= 5, json.toString());
+        assertTrue(json.get("busiest_ratio").asDouble() <= 0.5, json.toString());
+    }
+    @Test
     void disseminationTreesCostAtLeastTheOptimumAndCarryUpdatesToEveryReplica() throws Exception {
         Map<String, String> options = Map.of("nodes", "300", "hosts-per-stub", "30", "replicas", "2,8,24",
                 "settle-s", "30");
