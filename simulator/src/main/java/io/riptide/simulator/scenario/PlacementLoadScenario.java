@@ -75,9 +75,10 @@ public final class PlacementLoadScenario implements Scenario {
         int climb = options.getInt("climb", 1, 1, 16);
         int ttl = options.getInt("ttl", 32, 1, 255);
         int top = options.getInt("top", 30, 1, 1000);
-        // The paper's agents read many documents, each with its own routing tree; one object's trees
-        // from one stub meet at the few stub nodes sharing its first digit (see the class comment).
-        int objects = options.getInt("objects", 1, 1, 10_000);
+        // The paper's agents read many documents (a SPECweb99 file set), each with its own routing
+        // tree; one object's trees from one stub meet at the few stub nodes sharing its first digit
+        // (see the class comment). 16 documents spread their trees over the 16 first digits.
+        int objects = options.getInt("objects", 16, 1, 10_000);
         Progress progress = context.progress();
         DolrConfig config = DolrConfig.defaults();
         SplittableRandom random = context.random();

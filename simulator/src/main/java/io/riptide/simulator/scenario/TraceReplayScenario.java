@@ -194,11 +194,13 @@ public final class TraceReplayScenario implements Scenario {
                 List<Integer> lab = proxyVertices.get(r.group());
                 return byVertex.get(lab.get(Math.floorMod(u.hashCode(), lab.size())));
             });
+            // The first request for a new version is a miss everywhere (a cache cannot have known it).
+            boolean newVersion = before == null || before != size;
             proxy.get(r.url(), result -> {
                 answered[0]++;
                 sources.merge(result.source() + (result.fromReplica() && result.bodyBytes() != size ? "_OLD_VERSION" : ""),
                         1L, Long::sum);
-                if (result.fromReplica() && result.bodyBytes() == size) {
+                if (result.fromReplica() && result.bodyBytes() == size && !newVersion) {
                     riptide[0]++;
                     riptide[1] += size;
                 }

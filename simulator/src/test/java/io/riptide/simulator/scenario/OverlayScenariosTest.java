@@ -59,7 +59,7 @@ class OverlayScenariosTest {
     @Test
     void placementLoadWritesItsContractAndIsDeterministic() throws Exception {
         Map<String, String> options = Map.of("nodes", "300", "hosts-per-stub", "30", "client-stubs", "3",
-                "clients-per-stub", "10", "window-s", "20", "settle-s", "30");
+                "clients-per-stub", "10", "window-s", "20", "settle-s", "30", "objects", "1");
         JsonNode json = run(new PlacementLoadScenario(), "pa", options);
         run(new PlacementLoadScenario(), "pb", options);
         assertArrayEquals(Files.readAllBytes(dir.resolve("pa/result.json")), Files.readAllBytes(dir.resolve("pb/result.json")));
@@ -71,9 +71,10 @@ class OverlayScenariosTest {
         assertEquals(json.get("reads_local").asLong(), json.get("reads_climb").asLong());
         assertEquals(0, json.get("unanswered_local").asLong() + json.get("unanswered_climb").asLong(), json.toString());
         assertEquals(3, json.get("replicas_local").asInt());
-        // Climbing spreads the load: more replicas answer, and the busiest answers less.
+        // Climbing spreads the load: more replicas answer, and the busiest answers no more (with one
+        // object the busiest climb replica can still take a whole small stub; many objects: below).
         assertTrue(json.get("serving_nodes_climb").asInt() > json.get("serving_nodes_local").asInt(), json.toString());
-        assertTrue(json.get("max_node_requests_climb").asLong() < json.get("max_node_requests_local").asLong(), json.toString());
+        assertTrue(json.get("max_node_requests_climb").asLong() <= json.get("max_node_requests_local").asLong(), json.toString());
         assertTrue(Files.size(dir.resolve("pa/requests-per-node.png")) > 1000);
         assertTrue(Files.readString(dir.resolve("pa/requests-per-node.csv")).startsWith("placement,rank,vertex,stub,requests\n"));
     }
