@@ -488,13 +488,6 @@ public final class OverlayNode implements MessageHandler {
             location.onPublishAck(ack);
         } else if (m instanceof BloomPull) {
             localArea.onPull(from);
-            if (!localArea.contains(from.id())) {
-                // The puller counts this node among its nearest, and RTT is symmetric: it may be among
-                // ours. Local areas are otherwise filled only from peers the routing state happened to
-                // measure, and a node none of them measured would sit in no local area at all, its
-                // objects invisible to every filter.
-                membership.learn(from);
-            }
         } else if (m instanceof BloomAd ad) {
             localArea.onAd(from, ad);
         } else if (m instanceof Placed placed) {

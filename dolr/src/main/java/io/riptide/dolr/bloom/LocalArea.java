@@ -162,11 +162,6 @@ public final class LocalArea {
         subscribers.remove(id);
     }
 
-    /** Whether {@code id} is one of the neighbours. */
-    public boolean contains(Id id) {
-        return indexOf(id) >= 0;
-    }
-
     /** The neighbours, nearest first. */
     public List<NodeHandle> neighbours() {
         return List.copyOf(neighbours);
