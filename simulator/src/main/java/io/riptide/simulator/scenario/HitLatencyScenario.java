@@ -6,7 +6,6 @@ import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.overlay.OverlayBuild;
-import io.riptide.simulator.overlay.RandomOrder;
 import io.riptide.simulator.report.Charts;
 import io.riptide.simulator.report.CsvWriter;
 import io.riptide.simulator.report.Progress;
@@ -62,14 +61,11 @@ public final class HitLatencyScenario implements Scenario {
         overlay.network().setLinks(topology, DolrCodec.create());
         SplittableRandom random = context.random();
 
-        int clientStub = random.nextInt(topology.stubCount());
-        List<Integer> local = RandomOrder.of(topology.hostsInStub(clientStub), random);
-        if (local.size() < 3) {
-            throw new ScenarioOptionException("nodes", "the clients' stub has only " + local.size() + " hosts");
-        }
-        int proxy = local.get(0);
-        int manager = local.get(1);
-        List<Integer> clients = new ArrayList<>(local.subList(2, Math.min(local.size(), 2 + clientsWanted)));
+        OrganisationStub organisation = OrganisationStub.choose(topology, random, clientsWanted);
+        List<Integer> local = organisation.hosts();
+        int proxy = organisation.proxy();
+        int manager = organisation.manager();
+        List<Integer> clients = organisation.clients();
         // The manager's node first; more replicas (hot-object spreading) on other nodes of the stub.
         List<Integer> replicaNodes = new ArrayList<>(List.of(manager));
         for (int i = 2; replicaNodes.size() < stubReplicas && i < local.size(); i++) {

@@ -60,14 +60,11 @@ public final class ServiceLocationScenario implements Scenario {
 
         // The organisation's stub holds the clients, a static proxy and (as in the paper) one cache
         // manager; the other managers are spread over the rest of the wide area.
-        int clientStub = random.nextInt(topology.stubCount());
-        List<Integer> local = RandomOrder.of(topology.hostsInStub(clientStub), random);
-        if (local.size() < 3) {
-            throw new ScenarioOptionException("nodes", "the clients' stub has only " + local.size() + " hosts");
-        }
-        int staticProxy = local.get(0);
-        List<Integer> managers = new ArrayList<>(List.of(local.get(1)));
-        List<Integer> clients = new ArrayList<>(local.subList(2, Math.min(local.size(), 2 + clientsWanted)));
+        OrganisationStub organisation = OrganisationStub.choose(topology, random, clientsWanted);
+        int clientStub = organisation.stub();
+        int staticProxy = organisation.proxy();
+        List<Integer> managers = new ArrayList<>(List.of(organisation.manager()));
+        List<Integer> clients = organisation.clients();
         List<Integer> elsewhere = new ArrayList<>();
         for (int v = 0; v < topology.hostCount(); v++) {
             if (topology.stubOf(v) != clientStub) {
