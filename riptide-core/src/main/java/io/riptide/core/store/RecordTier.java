@@ -1,0 +1,42 @@
+package io.riptide.core.store;
+
+import io.riptide.core.id.Id;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A bounded tier of records keyed by 160-bit IDs: the disk log with its compact index, or a plain
+ * map in tests. The content store keeps object records (keyed by GUID) and body records (keyed by
+ * a body's digest) in one tier. Keys leave the tier when it needs room; the tier reports them to
+ * the listener it was built with, so the owner can withdraw pointers.
+ */
+public interface RecordTier extends AutoCloseable {
+
+    /**
+     * Accepts {@code value} as the record of {@code key}, replacing an older one. It is servable at
+     * once and durable after the next flush. Returns false if it can never fit.
+     */
+    boolean put(Id key, byte[] value);
+
+    /**
+     * Reads the record of {@code key}. Completes with null on a miss; a tag collision, a stale
+     * generation or a torn or corrupt record is a miss, never a wrong record. Disk reads run on the
+     * tier's own I/O stage, never on the caller's thread.
+     */
+    CompletableFuture<byte[]> get(Id key);
+
+    /** Whether the in-memory index may hold {@code key}, without touching the disk (false positives possible). */
+    boolean mayContain(Id key);
+
+    /** Forgets {@code key}'s record; true if the index held it. */
+    boolean remove(Id key);
+
+    /** Records the index holds now. */
+    long records();
+
+    /** Writes everything accepted so far and waits until it is on disk. */
+    void flush();
+
+    /** Flushes and releases the tier's files and threads. */
+    @Override
+    void close();
+}
