@@ -62,6 +62,9 @@ final class SimulateCommand implements Callable<Integer> {
         for (Scenario s : scenarios.all()) {
             footer.add(String.format("  %-16s %s", s.name(), s.description()));
         }
+        footer.add("");
+        footer.add("Scenarios that build an overlay also take --hosts-per-stub N, --join-rate PER_S, --settle-s S and");
+        footer.add("--links true|false (queue messages between stubs on the 1.5 Mb/s stub uplinks; on by default for hit-latency).");
         cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
         return cl;
     }

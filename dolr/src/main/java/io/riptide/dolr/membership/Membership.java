@@ -47,6 +47,7 @@ public final class Membership implements RouteHandler {
     private final MembershipListener listener;
     private final Supplier<List<NodeHandle>> localNeighbours;
     private final Map<Id, Long> leafSince = new HashMap<>();
+    private final GossipContents gossipContents = new GossipContents();
     private boolean joined;
     private NodeAddress bootstrap;
     private Cancellable joinRetry;
@@ -258,9 +259,11 @@ public final class Membership implements RouteHandler {
             }
         }
         List<NodeHandle> members = leafSet.members();
-        LeafSetGossip gossip = new LeafSetGossip(members);
+        gossipContents.beginPeriod(members);
+        LeafSetGossip full = new LeafSetGossip(members);
+        LeafSetGossip bare = new LeafSetGossip(List.of());
         for (NodeHandle member : members) {
-            env.send(member.address(), gossip);
+            env.send(member.address(), gossipContents.forMember(member, members).isEmpty() ? bare : full);
         }
     }
 

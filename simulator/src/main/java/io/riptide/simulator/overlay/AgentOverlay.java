@@ -1,6 +1,7 @@
 package io.riptide.simulator.overlay;
 
 import io.riptide.core.runtime.sim.Simulation;
+import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
@@ -23,12 +24,16 @@ public record AgentOverlay(TransitStubTopology topology, Simulation simulation, 
 
     /**
      * Joins a node on every host of {@code topology} at {@code joinRate} per virtual second, the
-     * vertices in {@code agents} running theirs, and runs {@code settle} of maintenance.
+     * vertices in {@code agents} running theirs, and runs {@code settle} of maintenance. With
+     * {@code links}, messages between stubs also queue on the stubs' 1.5 Mb/s uplinks by their wire size.
      */
     public static AgentOverlay build(TransitStubTopology topology, long seed, DolrConfig config, double joinRate, Duration settle,
-            Map<Integer, Function<OverlayNode, OverlayApplication>> agents, Progress progress) {
+            Map<Integer, Function<OverlayNode, OverlayApplication>> agents, boolean links, Progress progress) {
         Simulation sim = new Simulation(seed);
         SimulatedOverlay overlay = new SimulatedOverlay(sim, topology, config, topology::stubOf);
+        if (links) {
+            overlay.network().setLinks(topology, DolrCodec.create());
+        }
         int n = topology.hostCount();
         List<Integer> order = new ArrayList<>();
         for (int v = 0; v < n; v++) {

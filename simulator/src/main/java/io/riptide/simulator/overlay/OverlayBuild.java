@@ -1,6 +1,7 @@
 package io.riptide.simulator.overlay;
 
 import io.riptide.core.runtime.sim.Simulation;
+import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.report.Progress;
@@ -34,7 +35,9 @@ public final class OverlayBuild {
 
     /**
      * Builds it from the scenario options {@code nodes}, {@code hosts-per-stub}, {@code join-rate}
-     * (joins per virtual second; default the larger of 50 and nodes/20) and {@code settle-s}.
+     * (joins per virtual second; default the larger of 50 and nodes/20), {@code settle-s} and
+     * {@code links} (default false: latency only; true: messages between stubs also queue on the
+     * 1.5 Mb/s stub uplinks by their wire size, so a busy stub's link congests).
      */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress) {
         return build(options, seed, config, progress, 1000);
@@ -42,16 +45,26 @@ public final class OverlayBuild {
 
     /** As {@link #build(ScenarioOptions, long, DolrConfig, Progress)}, with {@code defaultNodes} when {@code nodes} is absent. */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress, int defaultNodes) {
+        return build(options, seed, config, progress, defaultNodes, false);
+    }
+
+    /** As above, with link queueing on unless the {@code links} option says otherwise when {@code linksByDefault}. */
+    public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress, int defaultNodes,
+                                     boolean linksByDefault) {
         int nodes = options.getInt("nodes", defaultNodes, 2, 200_000);
         int perStub = options.getInt("hosts-per-stub", TopologyParams.DEFAULT_HOSTS_PER_STUB, 1, 10_000);
         // Larger overlays join faster so the build's virtual time (and its cost) stays bounded.
         double joinRate = options.getDouble("join-rate", Math.max(50, nodes / 20.0), 0.1, 100_000);
         int settle = options.getInt("settle-s", 60, 0, 86_400);
+        boolean links = options.getBoolean("links", linksByDefault);
 
         TransitStubTopology topology = TransitStubTopology.generate(TopologyParams.forHosts(nodes).withHostsPerStub(perStub), seed);
         Simulation sim = new Simulation(seed);
         ProbeRecorder probes = new ProbeRecorder(sim::now);
         SimulatedOverlay overlay = new SimulatedOverlay(sim, topology, config, topology::stubOf, probes::applicationFor);
+        if (links) {
+            overlay.network().setLinks(topology, DolrCodec.create());
+        }
 
         List<Integer> order = new ArrayList<>();
         for (int v = 0; v < nodes; v++) {

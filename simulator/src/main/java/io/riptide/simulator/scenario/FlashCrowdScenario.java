@@ -99,7 +99,7 @@ public final class FlashCrowdScenario implements Scenario {
         agents.put(managerVertex, Agents.cacheManager(provider,
                 CacheManagerConfig.defaults().withHotObjects(perReplica, maxReplicas), m -> manager[0] = m));
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, joinRate, Duration.ofSeconds(settle), agents,
-                progress);
+                options.getBoolean("links", false), progress);
         var overlay = world.overlay();
 
         // The document is in the overlay before the crowd: the gateway inserts it (one origin fetch).

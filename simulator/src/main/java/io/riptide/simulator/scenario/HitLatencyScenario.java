@@ -1,7 +1,6 @@
 package io.riptide.simulator.scenario;
 
 import io.riptide.core.id.Id;
-import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.simulation.SimulatedOverlay;
@@ -55,10 +54,9 @@ public final class HitLatencyScenario implements Scenario {
         int ttl = options.getInt("ttl", config.defaultTtl(), 1, 255);
         Progress progress = context.progress();
 
-        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES);
+        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES, true);
         SimulatedOverlay overlay = build.overlay();
         TransitStubTopology topology = build.topology();
-        overlay.network().setLinks(topology, DolrCodec.create());
         SplittableRandom random = context.random();
 
         OrganisationStub organisation = OrganisationStub.choose(topology, random, clientsWanted);

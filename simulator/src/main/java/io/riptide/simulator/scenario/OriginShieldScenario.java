@@ -118,7 +118,7 @@ public final class OriginShieldScenario implements Scenario {
             agents.put(v, Agents.cacheManager(provider, CacheManagerConfig.defaults(), m -> { }));
         }
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, joinRate, Duration.ofSeconds(settle), agents,
-                progress);
+                options.getBoolean("links", false), progress);
 
         List<ProxyClient> clients = new ArrayList<>();
         for (int v : proxyVertices) {

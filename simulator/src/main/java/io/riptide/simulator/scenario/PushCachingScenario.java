@@ -124,7 +124,7 @@ public final class PushCachingScenario implements Scenario {
         List<Integer> replicaVertices = local.subList(2, 2 + replicas);
         List<Integer> proxyVertices = local.subList(2 + replicas, 2 + replicas + accessNodes);
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, joinRate, Duration.ofSeconds(settle), agents,
-                progress);
+                options.getBoolean("links", false), progress);
 
         ResultJson result = new ResultJson()
                 .put("scenario", name())

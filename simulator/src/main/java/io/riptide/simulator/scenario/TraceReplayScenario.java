@@ -135,7 +135,7 @@ public final class TraceReplayScenario implements Scenario {
                 Agents.gateway(provider, origin, gatewayConfig, PushMode.NONE, g -> gateway[0] = g));
         DolrConfig config = DolrConfig.defaults().withStore(cacheBytes, 10_000_000);
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, Math.max(50, nodes / 20.0),
-                Duration.ofSeconds(settle), agents, progress);
+                Duration.ofSeconds(settle), agents, options.getBoolean("links", false), progress);
 
         Map<String, ProxyClient> proxies = new HashMap<>();
         Map<Integer, ProxyClient> byVertex = new HashMap<>();
