@@ -53,7 +53,7 @@ public final class PaperFigures {
                         "proxy: 80% of hits < 50 ms; Riptide: 80% < 120 ms; CDF never reaches 1.0 (GC stalls)",
                         "Riptide with Bloom filters: p80 ≤ the proxy cache's; CDF reaches 1.0",
                         List.of("proxy_cache_p80_ms", "riptide_p80_ms", "riptide_bloom_p80_ms", "riptide_bloom_max_ms",
-                                "riptide_bloom_failed"),
+                                "manager_direct_p80_ms", "riptide_bloom_failed"),
                         List.of("hit-latency-cdf.png")),
                 new PaperFigure("service-discovery", "Fig. 17",
                         "hints received per cache manager per 10 s interval as managers join at 0, 5 and 10 min",
