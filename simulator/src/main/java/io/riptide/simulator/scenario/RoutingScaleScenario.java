@@ -1,8 +1,10 @@
 package io.riptide.simulator.scenario;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.overlay.LocateProbes;
 import io.riptide.simulator.overlay.BloomTraffic;
@@ -19,6 +21,7 @@ import io.riptide.simulator.topology.TransitStubTopology;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +61,7 @@ public final class RoutingScaleScenario implements Scenario {
         SplittableRandom random = context.random();
         List<Integer> live = overlay.liveVertices();
         int n = live.size();
+        double leafSetsExact = leafSetsExact(overlay, live);
 
         // Routing: random keys from random nodes, checked against the true root.
         progress.begin("routing " + routes + " messages", routes);
@@ -155,6 +159,7 @@ public final class RoutingScaleScenario implements Scenario {
                 .put("route_success_rate", routed / (double) routes)
                 .put("route_undelivered", (long) undelivered)
                 .put("route_wrong_root", wrongRoots)
+                .put("leaf_sets_exact", leafSetsExact)
                 .put("route_mean_hops", mean(rHops))
                 .put("route_p50_rdp", SampleSummary.of(rRdp).p50())
                 .put("route_p90_rdp", SampleSummary.of(rRdp).p90())
@@ -239,5 +244,31 @@ public final class RoutingScaleScenario implements Scenario {
                 csv.row(v);
             }
         }
+    }
+
+    /**
+     * The share of live nodes whose leaf set has the true successor and predecessor on the ring
+     * when routing starts: a node without them can take itself for the root of a key that is not its.
+     */
+    private static double leafSetsExact(SimulatedOverlay overlay, List<Integer> live) {
+        List<Id> ids = new ArrayList<>();
+        for (int v : live) {
+            ids.add(overlay.node(v).self().id());
+        }
+        ids.sort(null);
+        int exact = 0;
+        for (int v : live) {
+            OverlayNode node = overlay.node(v);
+            Id self = node.self().id();
+            int at = Collections.binarySearch(ids, self);
+            Id successor = ids.get((at + 1) % ids.size());
+            Id predecessor = ids.get((at - 1 + ids.size()) % ids.size());
+            List<NodeHandle> right = node.leafSet().right();
+            List<NodeHandle> left = node.leafSet().left();
+            if (!right.isEmpty() && right.get(0).id().equals(successor) && !left.isEmpty() && left.get(0).id().equals(predecessor)) {
+                exact++;
+            }
+        }
+        return live.isEmpty() ? 1.0 : exact / (double) live.size();
     }
 }
