@@ -4,6 +4,7 @@ import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.stage.StageMetrics;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.admin.CounterLog;
 import io.riptide.dolr.admin.MetricSet;
 import io.riptide.dolr.admin.ReportPart;
 import io.riptide.dolr.admin.StatusSource;
@@ -18,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import org.slf4j.event.Level;
 
 /**
  * A running node's figures for its status page and metrics: identity, routing table, leaf set,
@@ -27,6 +29,13 @@ import java.util.function.Function;
 public final class NodeReport implements StatusSource {
     /** Most replica GUIDs and trees listed on the page; the counts are always complete. */
     static final int LISTED = 10;
+
+    /** The node's counters worth a log line when they move. */
+    public static final List<CounterLog.Watch> WATCHES = List.of(
+            new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.WARN, "riptide_stage_refused_total", null,
+                    "stages refused events (overloaded; see the status page's Stages table)"),
+            new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.INFO,
+                    "riptide_transport_handshakes_failed_total", null, "peer connections refused for a failed handshake"));
 
     private final OverlayServer server;
     private final long startedNanos = System.nanoTime();

@@ -1,0 +1,61 @@
+package io.riptide.dolr.admin;
+
+import io.riptide.dolr.admin.MetricFamily.Sample;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+
+/**
+ * Turns counters that moved into log lines: each check compares the report's watched counters with
+ * the previous check's and logs one line per counter that rose, so a burst of events under load
+ * costs one line per period rather than one per event.
+ */
+public final class CounterLog {
+    /**
+     * One watched counter: the samples of family {@code metric} (only those whose label has value
+     * {@code labelValue}, when that is not null), logged as "{@code what}: N in the last PERIOD".
+     */
+    public record Watch(String logger, Level level, String metric, String labelValue, String what) {
+    }
+
+    private final List<Watch> watches;
+    private final Duration period;
+    private final Map<Watch, Double> last = new HashMap<>();
+
+    public CounterLog(List<Watch> watches, Duration period) {
+        this.watches = List.copyOf(watches);
+        this.period = period;
+    }
+
+    /** Compares {@code report} with the last one checked; the first check only remembers. */
+    public synchronized void check(StatusReport report) {
+        for (Watch w : watches) {
+            double now = 0;
+            boolean found = false;
+            for (MetricFamily f : report.metrics()) {
+                if (!f.name().equals(w.metric())) {
+                    continue;
+                }
+                for (Sample s : f.samples()) {
+                    if (w.labelValue() == null || s.labels().stream().anyMatch(l -> l.value().equals(w.labelValue()))) {
+                        now += s.value();
+                        found = true;
+                    }
+                }
+            }
+            if (!found) {
+                continue;
+            }
+            Double before = last.put(w, now);
+            if (before != null && now > before) {
+                Logger log = LoggerFactory.getLogger(w.logger());
+                log.atLevel(w.level()).log("{}: {} in the last {}s", w.what(), PrometheusText.value(now - before),
+                        period.toSeconds());
+            }
+        }
+    }
+}
