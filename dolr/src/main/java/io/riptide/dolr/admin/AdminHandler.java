@@ -16,19 +16,27 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers one admin connection's requests, one at a time: reading pauses while a report is being
- * collected, so a client cannot queue up work.
+ * Answers one admin connection's requests in order, one report at a time, with a small bound on
+ * requests waiting so a client cannot queue up work.
  */
 final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
     private static final String TEXT = "text/plain; charset=utf-8";
 
+    /** Requests one connection may have waiting for answers; a client that pipelines more is cut off. */
+    private static final int MAX_PIPELINED = 8;
+
     private final StatusReports reports;
+    /** Completes when the last request's answer has been handed to the loop; touched only on the loop. */
+    private CompletableFuture<?> tail = CompletableFuture.completedFuture(null);
+    private int pending;
 
     AdminHandler(StatusReports reports) {
         this.reports = reports;
@@ -36,19 +44,44 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        if (request.decoderResult().isFailure()) {
-            respond(ctx, false, false, text(HttpResponseStatus.BAD_REQUEST, "malformed request: "
-                    + request.decoderResult().cause().getMessage()));
+        boolean keepAlive = !request.decoderResult().isFailure() && HttpUtil.isKeepAlive(request);
+        boolean head = HttpMethod.HEAD.equals(request.method());
+        Supplier<CompletableFuture<FullHttpResponse>> answer = answer(request);
+        if (++pending > MAX_PIPELINED) {
+            LOG.debug("closing admin connection {}: more than {} requests queued", ctx.channel().remoteAddress(), MAX_PIPELINED);
+            ctx.close();
             return;
         }
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        // Answers go out in request order: each waits for the one before it.
+        tail = tail.thenCompose(ignored -> answer.get()).handle((response, failure) -> {
+            FullHttpResponse r = failure == null ? response : unavailable(failure);
+            try {
+                ctx.executor().execute(() -> {
+                    pending--;
+                    respond(ctx, keepAlive, head, r);
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // The server is shutting down: nobody will read the answer.
+                r.release();
+            }
+            return null;
+        });
+    }
+
+    /** What to answer {@code request} with; only a report takes time. The request is not used after this returns. */
+    private Supplier<CompletableFuture<FullHttpResponse>> answer(FullHttpRequest request) {
+        if (request.decoderResult().isFailure()) {
+            FullHttpResponse r = text(HttpResponseStatus.BAD_REQUEST, "malformed request: " + request.decoderResult().cause().getMessage());
+            return () -> CompletableFuture.completedFuture(r);
+        }
         HttpMethod method = request.method();
-        boolean head = HttpMethod.HEAD.equals(method);
-        if (!HttpMethod.GET.equals(method) && !head) {
-            FullHttpResponse r = text(HttpResponseStatus.METHOD_NOT_ALLOWED, method + " is not supported here; use GET");
-            r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
-            respond(ctx, keepAlive, head, r);
-            return;
+        if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
+            String body = method + " is not supported here; use GET";
+            return () -> {
+                FullHttpResponse r = text(HttpResponseStatus.METHOD_NOT_ALLOWED, body);
+                r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+                return CompletableFuture.completedFuture(r);
+            };
         }
         String path = new QueryStringDecoder(request.uri()).path();
         Function<StatusReport, FullHttpResponse> page = switch (path) {
@@ -58,26 +91,16 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             default -> null;
         };
         if (page == null) {
-            respond(ctx, keepAlive, head, text(HttpResponseStatus.NOT_FOUND,
-                    "no page at " + path + "; this admin server has /status, /status.json and /metrics"));
-            return;
+            String body = "no page at " + path + "; this admin server has /status, /status.json and /metrics";
+            return () -> CompletableFuture.completedFuture(text(HttpResponseStatus.NOT_FOUND, body));
         }
-        ctx.channel().config().setAutoRead(false);
-        reports.collect().handle((report, failure) -> {
-            FullHttpResponse response;
-            if (failure == null) {
-                response = page.apply(report);
-            } else {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-                LOG.debug("status report failed", cause);
-                response = text(HttpResponseStatus.SERVICE_UNAVAILABLE, "status unavailable: " + cause);
-            }
-            ctx.executor().execute(() -> {
-                respond(ctx, keepAlive, head, response);
-                ctx.channel().config().setAutoRead(true);
-            });
-            return null;
-        });
+        return () -> reports.collect().thenApply(page);
+    }
+
+    private static FullHttpResponse unavailable(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        LOG.debug("status report failed", cause);
+        return text(HttpResponseStatus.SERVICE_UNAVAILABLE, "status unavailable: " + cause);
     }
 
     private static FullHttpResponse ok(String contentType, String body) {

@@ -37,11 +37,19 @@ final class MembershipLog {
             });
             List<NodeHandle> gained = now.values().stream().filter(h -> !leaves.containsKey(h.id())).toList();
             long newFailures = failed - failures;
-            if (!lost.isEmpty() || !gained.isEmpty()) {
-                LOG.info("leaf set now {}: lost {} {}, gained {} {}, peers declared failed {}", now.size(), lost.size(),
-                        named(lost), gained.size(), named(gained), newFailures);
-            } else if (newFailures > 0) {
-                LOG.info("declared {} peers failed (the leaf set is unchanged)", newFailures);
+            if (!lost.isEmpty() || !gained.isEmpty() || newFailures > 0) {
+                StringBuilder line = new StringBuilder("node ").append(node.self().id().shortHex()).append(": leaf set ")
+                        .append(now.size());
+                if (!lost.isEmpty()) {
+                    line.append(", lost ").append(named(lost));
+                }
+                if (!gained.isEmpty()) {
+                    line.append(", gained ").append(named(gained));
+                }
+                if (newFailures > 0) {
+                    line.append(", declared ").append(newFailures).append(" peers failed");
+                }
+                LOG.info(line.toString());
             }
         }
         leaves = now;
@@ -49,7 +57,7 @@ final class MembershipLog {
     }
 
     private static String named(List<NodeHandle> nodes) {
-        List<String> names = nodes.stream().limit(NAMED).map(NodeHandle::toString).toList();
+        String names = String.join(" ", nodes.stream().limit(NAMED).map(NodeHandle::toString).toList());
         return names + (nodes.size() > NAMED ? " and " + (nodes.size() - NAMED) + " more" : "");
     }
 }
