@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 
@@ -31,8 +30,14 @@ public final class CounterLog {
         this.period = period;
     }
 
-    /** Compares {@code report} with the last one checked; the first check only remembers. */
-    public synchronized void check(StatusReport report) {
+    /** Compares {@code report} with the last one checked and logs what rose; the first check only remembers. */
+    public void check(StatusReport report) {
+        moved(report).forEach((w, line) -> LoggerFactory.getLogger(w.logger()).atLevel(w.level()).log(line));
+    }
+
+    /** The line for each watched counter that rose since the last call, and remembers the new values. */
+    synchronized Map<Watch, String> moved(StatusReport report) {
+        Map<Watch, String> lines = new java.util.LinkedHashMap<>();
         for (Watch w : watches) {
             double now = 0;
             boolean found = false;
@@ -52,10 +57,9 @@ public final class CounterLog {
             }
             Double before = last.put(w, now);
             if (before != null && now > before) {
-                Logger log = LoggerFactory.getLogger(w.logger());
-                log.atLevel(w.level()).log("{}: {} in the last {}s", w.what(), PrometheusText.value(now - before),
-                        period.toSeconds());
+                lines.put(w, w.what() + ": " + PrometheusText.value(now - before) + " in the last " + period.toSeconds() + "s");
             }
         }
+        return lines;
     }
 }
