@@ -76,7 +76,7 @@ public final class NodeReport implements StatusSource {
                     }
                 }
                 rows.add(List.of(Integer.toString(row), self.substring(0, row) + "…", Integer.toString(entries.size()),
-                        String.join("   ", entries)));
+                        String.join(" · ", entries)));
             }
             List<List<String>> leaves = new ArrayList<>();
             n.leafSet().left().forEach(h -> leaves.add(List.of("left", h.id().toHex(), h.address().toString(), rtt.apply(h))));
