@@ -31,7 +31,8 @@ public final class GatewayReport implements StatusSource {
                     "gateway refused insert requests, too busy (see GatewayConfig maxJobs)"),
             new CounterLog.Watch("io.riptide.gateway", Level.INFO, "riptide_gateway_inserts_total", "rejected",
                     "gateway refused insert requests for URLs it does not fetch"),
-            new CounterLog.Watch("io.riptide.gateway", Level.INFO, "riptide_gateway_inserts_total", "inserted",
+            // Routine work: the periodic status line shows it; the log has it only at DEBUG.
+            new CounterLog.Watch("io.riptide.gateway", Level.DEBUG, "riptide_gateway_inserts_total", "inserted",
                     "gateway inserted new versions"));
 
     private final OverlayServer server;
