@@ -68,11 +68,14 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         });
     }
 
-    /** What to answer {@code request} with; only a report takes time. The request is not used after this returns. */
+    /**
+     * What to answer {@code request} with, made only when its turn comes (so nothing is allocated for a
+     * request that is never answered); only a report takes time. The request is not used after this returns.
+     */
     private Supplier<CompletableFuture<FullHttpResponse>> answer(FullHttpRequest request) {
         if (request.decoderResult().isFailure()) {
-            FullHttpResponse r = text(HttpResponseStatus.BAD_REQUEST, "malformed request: " + request.decoderResult().cause().getMessage());
-            return () -> CompletableFuture.completedFuture(r);
+            String body = "malformed request: " + request.decoderResult().cause().getMessage();
+            return () -> CompletableFuture.completedFuture(text(HttpResponseStatus.BAD_REQUEST, body));
         }
         HttpMethod method = request.method();
         if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
