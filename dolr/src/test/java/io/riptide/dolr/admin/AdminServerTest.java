@@ -129,6 +129,16 @@ class AdminServerTest {
     }
 
     @Test
+    void aClientPipeliningManyRequestsIsCutOffNotQueued() throws IOException {
+        start(counting());
+        String flood = exchange("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".repeat(40));
+        long answers = flood.lines().filter(l -> l.startsWith("HTTP/1.1 ")).count();
+        assertTrue(answers < 40, "at most a few of 40 pipelined requests are answered before the cut: " + answers);
+        String after = exchange("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assertTrue(after.startsWith("HTTP/1.1 200 OK\r\n"), "others are still served: " + after);
+    }
+
+    @Test
     void aTakenPortIsAClearError() {
         start(counting());
         var e = org.junit.jupiter.api.Assertions.assertThrows(java.io.UncheckedIOException.class,
