@@ -35,13 +35,13 @@ final class AdminOptions {
     private CommandSpec spec;
 
     @Option(names = "--admin-port", paramLabel = "P", arity = "0..1", fallbackValue = "" + DEFAULT_PORT,
-            description = {"Serve the status page (/), /status.json and Prometheus /metrics on port P;",
-                "--admin-port alone means " + DEFAULT_PORT + " (what riptide status asks), 0 picks a free port (default: off)."})
+            description = "Serve the status page (/), /status.json and Prometheus /metrics on port P; --admin-port alone"
+                    + " means " + DEFAULT_PORT + " (what riptide status asks), 0 picks a free port (default: off).")
     private Integer port;
 
     @Option(names = "--admin-host", paramLabel = "H", defaultValue = "127.0.0.1",
-            description = {"Address the admin server listens on. Anything but loopback lets others on the network read",
-                "the node's state: use it only on a trusted network (default: ${DEFAULT-VALUE})."})
+            description = "Address the admin server listens on; off loopback anyone on the network can read the node's"
+                    + " state, so only on a trusted network (default: ${DEFAULT-VALUE}).")
     private String host;
 
     private AdminServer server;

@@ -22,9 +22,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code riptide status [--admin HOST:PORT] [--json]}: asks a running node or agent's admin server how it is. */
 @Command(name = "status", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Asks a running node, gateway, cache manager or browser proxy for its status and prints a",
-            "summary. The node must run with --admin-port; a browser proxy answers on its own port.",
-            "Exit codes: 0 it answered, 1 it did not (or answered with an error), 2 usage error."})
+        description = {"Asks a running node, gateway, cache manager or browser proxy how it is",
+            "and prints a summary. A node must run with --admin-port; a browser proxy",
+            "answers on its own port. Exit codes: 0 it answered, 1 it did not (or",
+            "answered with an error), 2 usage error."})
 final class StatusCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
