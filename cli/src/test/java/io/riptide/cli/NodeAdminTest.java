@@ -25,7 +25,8 @@ class NodeAdminTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void riptideStatusPrintsTheIdOfANodeStartedWithAnAdminPort() throws Exception {
-        try (NodeProcess node = NodeProcess.start("node", dir, "--port", "0", "--admin-port", "0")) {
+        NodeProcess node = NodeProcess.start("node", dir, "--port", "0", "--admin-port", "0");
+        try {
             Matcher id = LISTENING.matcher(node.await(l -> LISTENING.matcher(l).matches(), "its address", WAIT));
             assertTrue(id.matches());
             Matcher admin = ADMIN.matcher(node.await(l -> ADMIN.matcher(l).matches(), "its status page", WAIT));
@@ -35,6 +36,8 @@ class NodeAdminTest {
             assertTrue(cli.out().startsWith("Riptide node\n  node ID        " + id.group(1) + "\n"), cli.out());
             assertTrue(node.stderr().contains("INFO AdminServer - admin server for Riptide node listening on http://"
                     + admin.group(1) + "/"), "the log says where the admin server listens: " + node.stderr());
+        } finally {
+            node.close();
         }
     }
 
