@@ -31,7 +31,7 @@ final class StatusCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--admin", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + AdminOptions.DEFAULT_PORT,
-            description = "The admin server to ask (default: ${DEFAULT-VALUE}).")
+            description = "The admin server to ask, or its status page's URL (default: ${DEFAULT-VALUE}).")
     private String admin;
 
     @Option(names = "--json", description = "Print the full status as JSON, as the admin server sends it (default: a summary).")
@@ -44,8 +44,10 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         NodeAddress target;
+        // The status page's URL as a node prints it works too.
+        String hostPort = admin.replaceFirst("^http://", "").replaceFirst("/.*$", "");
         try {
-            target = NodeAddress.parse(admin);
+            target = NodeAddress.parse(hostPort);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--admin: " + e.getMessage());
         }

@@ -239,6 +239,11 @@ class StatusPagesTest {
         assertTrue(out.contains("node ID        " + riptide.storageNodes().get(0).self().id().toHex()), out);
         assertTrue(out.contains("Routing table"), out);
 
+        CliRun byUrl = new CliRun();
+        assertEquals(0, byUrl.run("status", "--admin", "http://" + nodeAdmin.hostPort() + "/"), byUrl.err());
+        assertEquals(out.lines().limit(2).toList(), byUrl.out().lines().limit(2).toList(),
+                "the status page's URL, as the node prints it, works as --admin");
+
         CliRun json = new CliRun();
         assertEquals(0, json.run("status", "--admin", nodeAdmin.hostPort(), "--json"), json.err());
         assertTrue(json.out().startsWith("{\"title\":\"Riptide node\""), json.out());
