@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.riptide.cachemanager.admin.CacheManagerReport;
 import io.riptide.cli.demo.LoopbackRiptide;
 import io.riptide.cli.demo.SampleSite;
-import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.admin.AdminServer;
 import io.riptide.dolr.admin.StatusReports;
@@ -196,8 +195,8 @@ class StatusPagesTest {
     void theNodesMessageCountersMoveWithOverlayTraffic() throws Exception {
         OverlayServer node = riptide.storageNodes().get(0);
         double before = metric(url(nodeAdmin, "/metrics"), "riptide_transport_messages_sent_total");
-        // A lookup of an object nobody holds routes through the overlay: the node sends messages.
-        node.locate(Id.hash("status-pages-test-" + System.nanoTime())).get(10, TimeUnit.SECONDS);
+        // A lookup of a key another node is the root of must leave this node: it sends at least one message.
+        node.locate(riptide.storageNodes().get(1).self().id()).get(10, TimeUnit.SECONDS);
         double after = metric(url(nodeAdmin, "/metrics"), "riptide_transport_messages_sent_total");
         assertTrue(after > before, "messages sent moved from " + before + " to " + after);
     }
