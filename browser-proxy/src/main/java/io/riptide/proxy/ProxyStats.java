@@ -26,6 +26,7 @@ public final class ProxyStats {
     private final LongAdder errors = new LongAdder();
     private final LongAdder tunnels = new LongAdder();
     private final LongAdder upstreamConnections = new LongAdder();
+    private final LongAdder latencyMicrosSum = new LongAdder();
     // Recording is wait-free on the event loops; readers fold the interval into the running total.
     private final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
     private final Histogram total = new Histogram(HIGHEST_MICROS, 3);
@@ -41,6 +42,12 @@ public final class ProxyStats {
         }
         long micros = Math.max(0, Math.min(HIGHEST_MICROS, TimeUnit.NANOSECONDS.toMicros(latencyNanos)));
         recorder.recordValue(micros);
+        latencyMicrosSum.add(micros);
+    }
+
+    /** The latencies recorded so far, added up, in seconds (a Prometheus summary's {@code _sum}). */
+    public double latencySecondsSum() {
+        return latencyMicrosSum.sum() / 1e6;
     }
 
     /** Counts one CONNECT tunnel opened. */

@@ -2,17 +2,20 @@ package io.riptide.cli;
 
 import io.riptide.cachemanager.CacheManager;
 import io.riptide.cachemanager.CacheManagerConfig;
+import io.riptide.cachemanager.admin.CacheManagerReport;
 import io.riptide.cachemanager.replicas.PlacementPolicy;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.server.NodeReport;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,6 +39,9 @@ final class CacheManagerCommand implements Callable<Integer> {
 
     @Mixin
     private OverlayOptions overlay;
+
+    @Mixin
+    private AdminOptions admin;
 
     @Option(names = "--node-key", paramLabel = "FILE",
             description = "The node's own key, which fixes its node ID (default: a new key for this run only).")
@@ -76,8 +82,13 @@ final class CacheManagerCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("riptide cache-manager: " + e.getCause().getMessage());
             return 1;
         }
+        if (!admin.start("Riptide cache manager", List.of(NodeReport.of(server), new CacheManagerReport(server, () -> manager[0])),
+                GatewayCommand.concat(NodeReport.WATCHES, CacheManagerReport.WATCHES), out)) {
+            server.close();
+            return 1;
+        }
         RunningNode.run("cache-manager", server, bootstrap, overlay.statusEvery(), out,
-                () -> String.format("hints %d, insert requests %d", manager[0].hints(), manager[0].gateway().sent()));
+                () -> String.format("hints %d, insert requests %d", manager[0].hints(), manager[0].gateway().sent()), admin::stop);
         return 0;
     }
 }

@@ -4,10 +4,12 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.server.NodeReport;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import io.riptide.gateway.Gateway;
 import io.riptide.gateway.GatewayConfig;
+import io.riptide.gateway.admin.GatewayReport;
 import io.riptide.gateway.origin.OriginFetcher;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import io.riptide.gateway.origin.OriginTls;
@@ -16,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +45,9 @@ final class GatewayCommand implements Callable<Integer> {
 
     @Mixin
     private OverlayOptions overlay;
+
+    @Mixin
+    private AdminOptions admin;
 
     @Option(names = "--node-key", paramLabel = "FILE",
             description = "The node's own key, which fixes its node ID (default: a new key for this run only).")
@@ -91,14 +97,26 @@ final class GatewayCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("riptide gateway: " + e.getCause().getMessage());
             return 1;
         }
+        if (!admin.start("Riptide gateway", List.of(NodeReport.of(server), new GatewayReport(server, () -> gateway[0],
+                fetcher::metrics)), concat(NodeReport.WATCHES, GatewayReport.WATCHES), out)) {
+            server.close();
+            fetcher.close();
+            fetchGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            return 1;
+        }
         RunningNode.say(out, "provider key " + provider.publicKey() + " (proxies trust this)");
         RunningNode.run("gateway", server, bootstrap, overlay.statusEvery(), out,
                 () -> String.format("origin fetches %d, inserts in progress %d, monitors %d",
                         gateway[0].inserter().originFetches(), gateway[0].inserter().inProgress(), gateway[0].monitors().size()),
                 () -> {
+                    admin.stop();
                     fetcher.close();
                     fetchGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
                 });
         return 0;
+    }
+
+    static <T> List<T> concat(List<T> a, List<T> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
     }
 }

@@ -2,12 +2,14 @@ package io.riptide.cli;
 
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.server.NodeReport;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,6 +28,9 @@ final class NodeCommand implements Callable<Integer> {
 
     @Mixin
     private OverlayOptions overlay;
+
+    @Mixin
+    private AdminOptions admin;
 
     @Option(names = "--key", paramLabel = "FILE",
             description = {"The node's key, which fixes its node ID; created if the file is missing.",
@@ -47,7 +52,11 @@ final class NodeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("riptide node: " + e.getCause().getMessage());
             return 1;
         }
-        RunningNode.run("node", server, bootstrap, statusEvery, out, () -> "");
+        if (!admin.start("Riptide node", List.of(NodeReport.of(server)), NodeReport.WATCHES, out)) {
+            server.close();
+            return 1;
+        }
+        RunningNode.run("node", server, bootstrap, statusEvery, out, () -> "", admin::stop);
         return 0;
     }
 }

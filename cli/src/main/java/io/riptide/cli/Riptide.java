@@ -39,6 +39,7 @@ public final class Riptide implements Runnable {
         root.addSubcommand("gateway", new GatewayCommand());
         root.addSubcommand("cache-manager", new CacheManagerCommand());
         root.addSubcommand("inspect", new InspectCommand());
+        root.addSubcommand("status", new StatusCommand());
         root.addSubcommand("proxy", new io.riptide.proxy.ProxyMain());
         root.addSubcommand("bench", new CommandLine(new BenchCommand())
                 .addSubcommand("insert", new BenchCommand.Insert(stderrIsTerminal))

@@ -16,26 +16,42 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * Headless Chromium for tests: loads one URL through an HTTP proxy and returns the DOM after the page's load
- * event, or saves a screenshot. Each run gets a fresh profile and is killed at its timeout. Tests skip where
- * Chromium is absent; CI installs it ({@code .ci/run}).
+ * event, or saves a screenshot. Each run gets a fresh profile and is killed at its timeout. Proxied tests skip where
+ * Chromium is absent, direct ones fail unless RIPTIDE_NO_BROWSER=1; CI installs it ({@code .ci/run}).
  */
 final class HeadlessChromium {
     private static final List<String> KNOWN_PLACES = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser");
     private final Path binary;
     private final InetSocketAddress proxy;
     private final Duration timeout;
+    private final String windowSize;
 
-    private HeadlessChromium(Path binary, InetSocketAddress proxy, Duration timeout) {
+    private HeadlessChromium(Path binary, InetSocketAddress proxy, Duration timeout, String windowSize) {
         this.binary = binary;
         this.proxy = proxy;
         this.timeout = timeout;
+        this.windowSize = windowSize;
     }
 
     /** Chromium sending every request, loopback ones included, through {@code proxy}; skips the test if not installed. */
     static HeadlessChromium throughProxy(InetSocketAddress proxy, Duration timeout) {
         Optional<Path> binary = KNOWN_PLACES.stream().map(Path::of).filter(Files::isExecutable).findFirst();
         Assumptions.assumeTrue(binary.isPresent(), "chromium is not installed here (CI installs it in .ci/run)");
-        return new HeadlessChromium(binary.get(), proxy, timeout);
+        return new HeadlessChromium(binary.get(), proxy, timeout, "800,600");
+    }
+
+    /**
+     * Chromium loading pages directly (no proxy) in a 1200x900 window. Fails the test if Chromium is
+     * missing, unless {@code RIPTIDE_NO_BROWSER=1} says to skip browser tests here.
+     */
+    static HeadlessChromium direct(Duration timeout) {
+        Optional<Path> binary = KNOWN_PLACES.stream().map(Path::of).filter(Files::isExecutable).findFirst();
+        if (binary.isEmpty()) {
+            Assumptions.assumeFalse("1".equals(System.getenv("RIPTIDE_NO_BROWSER")), "RIPTIDE_NO_BROWSER=1: browser tests skipped");
+            throw new AssertionError("chromium is not installed (looked in " + KNOWN_PLACES + "): install it (apt-get install"
+                    + " chromium; .ci/run does) or set RIPTIDE_NO_BROWSER=1 to skip the browser tests");
+        }
+        return new HeadlessChromium(binary.get(), null, timeout, "1200,900");
     }
 
     /** Loads {@code url} and returns the serialized DOM once the page has loaded. */
@@ -43,10 +59,10 @@ final class HeadlessChromium {
         return run(List.of("--dump-dom", url));
     }
 
-    /** Loads {@code url} in an 800x600 window and saves a PNG screenshot of it to {@code png}. */
+    /** Loads {@code url} in the window size chosen and saves a PNG screenshot of it to {@code png}. */
     void screenshot(String url, Path png) throws IOException, InterruptedException {
         Files.createDirectories(png.toAbsolutePath().getParent());
-        run(List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=800,600", url));
+        run(List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=" + windowSize, url));
         if (!Files.isRegularFile(png)) {
             throw new IOException("chromium wrote no screenshot to " + png);
         }
@@ -58,10 +74,12 @@ final class HeadlessChromium {
         Path log = profile.resolve("stderr.txt");
         List<String> command = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--user-data-dir=" + profile.resolve("profile"),
-                "--proxy-server=http://127.0.0.1:" + proxy.getPort(),
-                // Chromium never proxies loopback unless told to; this rule removes that implicit bypass.
-                "--proxy-bypass-list=<-loopback>"));
+                "--disable-sync", "--user-data-dir=" + profile.resolve("profile")));
+        if (proxy != null) {
+            command.add("--proxy-server=http://127.0.0.1:" + proxy.getPort());
+            // Chromium never proxies loopback unless told to; this rule removes that implicit bypass.
+            command.add("--proxy-bypass-list=<-loopback>");
+        }
         command.addAll(action);
         Process process = new ProcessBuilder(command).redirectOutput(output.toFile()).redirectError(log.toFile()).start();
         try {

@@ -408,6 +408,16 @@ public final class OverlayNode implements MessageHandler {
         return dissemination.stats();
     }
 
+    /** How many dissemination trees this node belongs to. */
+    public int treeCount() {
+        return dissemination.size();
+    }
+
+    /** Up to {@code max} of the objects whose dissemination trees this node belongs to. */
+    public List<Id> trees(int max) {
+        return dissemination.guids(max);
+    }
+
     /** This node's place in {@code guid}'s tree, or null. */
     public TreeView treeOf(Id guid) {
         return dissemination.view(guid);

@@ -6,13 +6,16 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.riptide.dolr.admin.HtmlStatusPage;
+import io.riptide.dolr.admin.JsonStatus;
 import io.riptide.proxy.status.MetricsPage;
 import io.riptide.proxy.status.PacFile;
+import io.riptide.proxy.status.ProxyReport;
 import io.riptide.proxy.status.StatusPage;
 import java.net.InetSocketAddress;
 import java.util.List;
 
-/** Answers requests addressed to the proxy itself: {@code /proxy.pac}, {@code /status}, {@code /metrics}. */
+/** Answers requests addressed to the proxy itself: {@code /proxy.pac}, {@code /status}, {@code /status.json}, {@code /metrics}. */
 final class LocalPages {
     private LocalPages() {
     }
@@ -23,12 +26,15 @@ final class LocalPages {
             // The PAC names the address the browser reached the proxy at, so it works however it was bound.
             case "/proxy.pac" -> Responses.page(alloc, HttpResponseStatus.OK, PacFile.CONTENT_TYPE,
                     PacFile.render(local.getAddress().getHostAddress(), local.getPort()));
-            case "/status" -> Responses.page(alloc, HttpResponseStatus.OK, "text/html; charset=utf-8",
+            case "/status" -> Responses.page(alloc, HttpResponseStatus.OK, HtmlStatusPage.CONTENT_TYPE,
                     StatusPage.render(context.stats(), context.config(), nodes(context)));
+            case "/status.json" -> Responses.page(alloc, HttpResponseStatus.OK, JsonStatus.CONTENT_TYPE,
+                    JsonStatus.render(ProxyReport.of(context.stats(), context.config(), nodes(context))));
             case "/metrics" -> Responses.page(alloc, HttpResponseStatus.OK, MetricsPage.CONTENT_TYPE,
-                    MetricsPage.render(context.stats()));
+                    MetricsPage.render(context.stats(), context.config(), nodes(context)));
             default -> Responses.text(alloc, HttpResponseStatus.NOT_FOUND, "this proxy has no page at " + path
-                    + "; it serves /proxy.pac, /status and /metrics, and proxies absolute URLs", context.config().via());
+                    + "; it serves /proxy.pac, /status, /status.json and /metrics, and proxies absolute URLs",
+                    context.config().via());
         };
         r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
         return r;

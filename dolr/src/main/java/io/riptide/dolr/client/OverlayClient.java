@@ -32,6 +32,8 @@ public final class OverlayClient implements AutoCloseable {
     private final TcpTransport transport;
     private final AccessNodes access;
     private final Stages stages = Stages.start();
+    /** Logs attaching and losing the overlay; cancelled on close (a shared loop outlives the client). */
+    private final java.util.concurrent.ScheduledFuture<?> attachWatch;
 
     private OverlayClient(SigningKey key, NodeAddress listen, List<NodeAddress> seeds, EventLoopGroup group, boolean ownsGroup,
                           Duration deadline) {
@@ -45,6 +47,8 @@ public final class OverlayClient implements AutoCloseable {
         this.access = new AccessNodes(env, seeds, 3, Duration.ofSeconds(30), deadline);
         holder[0] = access;
         loop.execute(access::start);
+        AttachLog attachLog = new AttachLog();
+        this.attachWatch = loop.scheduleAtFixedRate(() -> attachLog.check(access.active()), 1, 5, TimeUnit.SECONDS);
     }
 
     /** A client with its own event loop, reading through the nearest of the nodes reachable from {@code seeds}. */
@@ -99,6 +103,7 @@ public final class OverlayClient implements AutoCloseable {
 
     @Override
     public void close() {
+        attachWatch.cancel(false);
         transport.close();
         stages.close();
         if (ownsGroup) {

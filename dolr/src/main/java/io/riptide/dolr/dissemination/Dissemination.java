@@ -147,6 +147,11 @@ public final class Dissemination {
         return t == null ? null : new TreeView(t.parent, t.path, List.copyOf(t.children.values()), t.stamp, t.root);
     }
 
+    /** Up to {@code max} of the objects whose trees this node belongs to, for status pages. */
+    public List<Id> guids(int max) {
+        return trees.keySet().stream().limit(max).toList();
+    }
+
     /** Trees this node belongs to. */
     public int size() {
         return trees.size();

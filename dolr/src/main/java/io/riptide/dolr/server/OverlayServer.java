@@ -30,6 +30,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one {@link OverlayNode} for real: its own event loop, a TCP transport, SEDA stages and a
@@ -40,6 +42,9 @@ import java.util.function.Function;
  * uses the group for I/O), so many nodes can run in one process on a few threads.
  */
 public final class OverlayServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OverlayServer.class);
+    /** How often neighbour changes are checked for the log. */
+    private static final long MEMBERSHIP_LOG_SECONDS = 5;
     /** Threads of the group a server creates for itself: one for the node, one more for I/O. */
     private static final int OWN_THREADS = 2;
     /** How often the loop checks whether the node has joined; the node has no upcall for it. */
@@ -59,6 +64,8 @@ public final class OverlayServer implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Set once on the loop, read only on the loop. */
     private OverlayNode node;
+    /** The neighbour-change log's timer, cancelled on close (a shared loop outlives the server). */
+    private volatile java.util.concurrent.Future<?> membershipLog;
 
     private OverlayServer(ServerSettings settings, EventLoopGroup group, boolean ownsGroup) {
         this.settings = settings;
@@ -124,6 +131,14 @@ public final class OverlayServer implements AutoCloseable {
         }
         if (node.isJoined()) {
             joined.complete(null);
+            LOG.info("node {} at {} {}", node.self().id().shortHex(), address(), settings.bootstrapAddress()
+                    .map(b -> "joined the overlay through " + b).orElse("started a new overlay"));
+            MembershipLog membership = new MembershipLog();
+            membershipLog = loop.scheduleAtFixedRate(() -> {
+                if (!env.isStopped()) {
+                    membership.check(node);
+                }
+            }, 0, MEMBERSHIP_LOG_SECONDS, TimeUnit.SECONDS);
         } else {
             loop.schedule(this::watchJoin, JOIN_POLL_MILLIS, TimeUnit.MILLISECONDS);
         }
@@ -277,6 +292,10 @@ public final class OverlayServer implements AutoCloseable {
         }
         // Also ends the join poll: its next run sees the stop and does not reschedule.
         env.stop();
+        java.util.concurrent.Future<?> log = membershipLog;
+        if (log != null) {
+            log.cancel(false);
+        }
         transport.close();
         stages.close();
         IllegalStateException failure = closedFailure();

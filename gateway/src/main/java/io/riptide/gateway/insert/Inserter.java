@@ -73,6 +73,7 @@ public final class Inserter {
     private final Map<Id, Id> guidOfJob = new LinkedHashMap<>(64, 0.75f, true);
     private final Consumer<Finished> onFinished;
     private long originFetches;
+    private final Map<Outcome, Long> outcomes = new java.util.EnumMap<>(Outcome.class);
 
     private record Recent(InsertResult result, long until) {
     }
@@ -96,6 +97,11 @@ public final class Inserter {
     /** Origin fetches started so far. */
     public long originFetches() {
         return originFetches;
+    }
+
+    /** Insert jobs that ended with {@code outcome}, and requests refused with it (REJECTED, OVERLOADED). */
+    public long outcomes(Outcome outcome) {
+        return outcomes.getOrDefault(outcome, 0L);
     }
 
     /** Inserts in progress. */
@@ -129,6 +135,7 @@ public final class Inserter {
         try {
             url = CanonicalUrl.of(rawUrl);
         } catch (IllegalArgumentException e) {
+            outcomes.merge(Outcome.REJECTED, 1L, Long::sum);
             answer(waiter, local, new InsertResult(rawUrl, Id.ZERO, 0, Outcome.REJECTED, "not a URL this gateway fetches: " + e.getMessage()));
             return;
         }
@@ -143,6 +150,7 @@ public final class Inserter {
                 return;
             }
             if (jobs.size() >= config.maxJobs()) {
+                outcomes.merge(Outcome.OVERLOADED, 1L, Long::sum);
                 answer(waiter, local, new InsertResult(url.value(), Id.ZERO, 0, Outcome.OVERLOADED,
                         "gateway busy: " + jobs.size() + " inserts in progress"));
                 return;
@@ -427,6 +435,7 @@ public final class Inserter {
 
     private void finish(Job job, Id guid, long version, Outcome outcome, String reason, long lifetime) {
         InsertResult result = new InsertResult(job.url.value(), guid, version, outcome, reason);
+        outcomes.merge(outcome, 1L, Long::sum);
         if (jobs.get(job.key) == job) {
             jobs.remove(job.key);
         }

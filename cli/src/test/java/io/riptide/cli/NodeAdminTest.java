@@ -1,0 +1,65 @@
+package io.riptide.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code riptide node --admin-port} as an operator runs it: a process whose status {@code riptide status} reads. */
+class NodeAdminTest {
+    private static final Pattern LISTENING = Pattern.compile("node ([0-9a-f]{40}) listening on 127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern ADMIN = Pattern.compile("status page http://(127\\.0\\.0\\.1:\\d+)/ \\(also /status\\.json and /metrics\\)");
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void riptideStatusPrintsTheIdOfANodeStartedWithAnAdminPort() throws Exception {
+        NodeProcess node = NodeProcess.start("node", dir, "--port", "0", "--admin-port", "0");
+        try {
+            Matcher id = LISTENING.matcher(node.await(l -> LISTENING.matcher(l).matches(), "its address", WAIT));
+            assertTrue(id.matches());
+            Matcher admin = ADMIN.matcher(node.await(l -> ADMIN.matcher(l).matches(), "its status page", WAIT));
+            assertTrue(admin.matches());
+            CliRun cli = new CliRun();
+            assertEquals(0, cli.run("status", "--admin", admin.group(1)), cli.err());
+            assertTrue(cli.out().startsWith("Riptide node\n  node ID        " + id.group(1) + "\n"), cli.out());
+            assertTrue(node.stderr().contains("INFO AdminServer - admin server for Riptide node listening on http://"
+                    + admin.group(1) + "/"), "the log says where the admin server listens: " + node.stderr());
+        } finally {
+            node.close();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void anAdminPortInUseIsAClearErrorAndExitCodeOne() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            CliRun cli = new CliRun();
+            assertEquals(1, cli.run("node", "--port", "0", "--admin-port", Integer.toString(taken.getLocalPort())));
+            assertTrue(cli.err().startsWith("riptide node: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                    + " for the admin server"), cli.err());
+            assertTrue(cli.err().endsWith("; choose another --admin-port, or 0 for any free one\n"), cli.err());
+        }
+    }
+
+    @Test
+    void badAdminOptionsAreUsageErrors() {
+        CliRun cli = new CliRun();
+        assertEquals(2, cli.run("node", "--port", "0", "--admin-port", "70000"));
+        assertTrue(cli.err().startsWith("--admin-port must be between 0 and 65535, got 70000"), cli.err());
+        CliRun status = new CliRun();
+        assertEquals(2, status.run("status", "--admin", "nowhere"));
+        assertTrue(status.err().startsWith("--admin: "), status.err());
+    }
+}

@@ -1,0 +1,202 @@
+package io.riptide.dolr.server;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.stage.StageMetrics;
+import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.admin.CounterLog;
+import io.riptide.dolr.admin.MetricSet;
+import io.riptide.dolr.admin.ReportPart;
+import io.riptide.dolr.admin.StatusSource;
+import io.riptide.dolr.dissemination.TreeView;
+import io.riptide.dolr.routing.RoutingTable;
+import io.riptide.dolr.transport.TransportMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.slf4j.event.Level;
+
+/**
+ * A running node's figures for its status page and metrics: identity, routing table, leaf set,
+ * local-area neighbours, replicas, dissemination trees, stages and transport. The node's own state
+ * is read on its loop; stages and transport counters from any thread.
+ */
+public final class NodeReport implements StatusSource {
+    /** Most replica GUIDs and trees listed on the page; the counts are always complete. */
+    static final int LISTED = 10;
+
+    /** The node's counters worth a log line when they move. */
+    public static final List<CounterLog.Watch> WATCHES = List.of(
+            new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.WARN, "riptide_stage_refused_total", null,
+                    "stages refused events (overloaded; see the status page's Stages table)"),
+            new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.INFO,
+                    "riptide_transport_handshakes_failed_total", null, "peer connections refused for a failed handshake"));
+
+    private final OverlayServer server;
+    private final long startedNanos = System.nanoTime();
+
+    private NodeReport(OverlayServer server) {
+        this.server = server;
+    }
+
+    /** The report of {@code server}; uptime counts from now. */
+    public static NodeReport of(OverlayServer server) {
+        return new NodeReport(server);
+    }
+
+    @Override
+    public CompletableFuture<ReportPart> report() {
+        Duration uptime = Duration.ofNanos(System.nanoTime() - startedNanos);
+        return server.call(Snapshot::of).thenApply(s -> render(s, uptime, server.stageMetrics(), server.transportMetrics()));
+    }
+
+    /** What is read on the node's loop: copies, so rendering happens off it. */
+    private record Snapshot(Id id, String address, boolean joined, List<List<String>> routingRows, int routingEntries,
+                            List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
+                            List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
+                            long failuresDetected, long malformed, long routesDropped, long probesSent) {
+        static Snapshot of(OverlayNode n) {
+            Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
+            RoutingTable table = n.routingTable();
+            List<List<String>> rows = new ArrayList<>();
+            String self = n.self().id().toHex();
+            for (int row = 0; row < table.populatedRows(); row++) {
+                List<String> entries = new ArrayList<>();
+                for (int col = 0; col < Id.BASE; col++) {
+                    NodeHandle h = table.primary(row, col);
+                    if (h != null) {
+                        int backups = table.slotSize(row, col) - 1;
+                        entries.add(Integer.toHexString(col) + ": " + h.id().shortHex() + " " + rtt.apply(h)
+                                + (backups > 0 ? " +" + backups : ""));
+                    }
+                }
+                rows.add(List.of(Integer.toString(row), self.substring(0, row) + "…", Integer.toString(entries.size()),
+                        String.join(" · ", entries)));
+            }
+            List<List<String>> leaves = new ArrayList<>();
+            n.leafSet().left().forEach(h -> leaves.add(List.of("left", h.id().toHex(), h.address().toString(), rtt.apply(h))));
+            n.leafSet().right().forEach(h -> leaves.add(List.of("right", h.id().toHex(), h.address().toString(), rtt.apply(h))));
+            List<List<String>> near = n.localArea().neighbours().stream()
+                    .map(h -> List.of(h.id().toHex(), h.address().toString(), rtt.apply(h))).toList();
+            List<List<String>> trees = new ArrayList<>();
+            for (Id guid : n.trees(LISTED)) {
+                TreeView v = n.treeOf(guid);
+                if (v != null) {
+                    trees.add(List.of(guid.toHex(), v.root() ? "root" : "member",
+                            v.parent() == null ? "-" : v.parent().toString(),
+                            Integer.toString(v.children().size()),
+                            String.join(", ", v.children().stream().limit(LISTED).map(NodeHandle::toString).toList())));
+                }
+            }
+            return new Snapshot(n.self().id(), n.self().address().toString(), n.isJoined(), rows, table.all().size(), leaves,
+                    near, n.replicas().size(), n.replicas().bytes(), n.replicas().guids().stream().limit(LISTED).toList(),
+                    n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.malformed(),
+                    n.routesDropped(), n.probesSent());
+        }
+    }
+
+    private static ReportPart render(Snapshot s, Duration uptime, Map<String, StageMetrics> stages, TransportMetrics t) {
+        ReportPart.Builder b = ReportPart.builder()
+                .summary("node ID", s.id().toHex())
+                .summary("address", s.address())
+                .summary("state", s.joined() ? "joined" : "joining")
+                .summary("uptime", uptime(uptime))
+                .summary("replicas", s.replicas() + " (" + s.replicaBytes() + " bytes)")
+                .summary("messages", "in " + t.messagesReceived() + ", out " + t.messagesSent() + ", dropped " + t.messagesDropped());
+        b.table("Routing table", "rows by shared prefix; each entry is digit: node RTT (+ backups)",
+                List.of("row", "prefix", "entries", "digit: node"), s.routingRows());
+        b.table("Leaf set", "", List.of("side", "node", "address", "RTT"), s.leafSet());
+        b.table("Local-area neighbours", "", List.of("node", "address", "RTT"), s.neighbours());
+        b.table("Replicas held", listed(s.someReplicas().size(), s.replicas()), List.of("GUID"),
+                s.someReplicas().stream().map(g -> List.of(g.toHex())).toList());
+        b.table("Dissemination trees", listed(s.someTrees().size(), s.trees()),
+                List.of("object", "role", "parent", "children", "child nodes"), s.someTrees());
+        List<List<String>> stageRows = new ArrayList<>();
+        for (StageMetrics m : stages.values()) {
+            stageRows.add(List.of(m.name(), Integer.toString(m.queueLength()), Integer.toString(m.threads()),
+                    Long.toString(m.accepted()), Long.toString(m.refused()), Long.toString(m.failed()),
+                    millis(m.meanWaitNanos()), millis(m.maxWaitNanos()), millis(m.meanServiceNanos()), millis(m.maxServiceNanos())));
+        }
+        b.table("Stages", "", List.of("stage", "queue", "threads", "accepted", "refused", "failed", "mean wait", "max wait",
+                "mean service", "max service"), stageRows);
+
+        MetricSet m = b.metrics();
+        m.gauge("riptide_node_joined", "1 once the node has joined an overlay.", s.joined() ? 1 : 0)
+                .gauge("riptide_node_uptime_seconds", "Time since the node started.", uptime.toMillis() / 1e3)
+                .gauge("riptide_node_leaf_set_nodes", "Members of the leaf set.", s.leafSet().size())
+                .gauge("riptide_node_routing_table_nodes", "Nodes in the routing table, backups included.", s.routingEntries())
+                .gauge("riptide_node_routing_table_rows", "Rows of the routing table down to the deepest populated one.",
+                        s.routingRows().size())
+                .gauge("riptide_node_local_neighbours", "Local-area neighbours whose Bloom filters the node keeps.",
+                        s.neighbours().size())
+                .gauge("riptide_node_known_peers", "Peers the node has heard from or about.", s.peers())
+                .gauge("riptide_node_replicas", "Objects stored on this node.", s.replicas())
+                .gauge("riptide_node_replica_bytes", "Bytes of the objects stored on this node.", s.replicaBytes())
+                .gauge("riptide_node_pointers", "Object pointers kept for other nodes.", s.pointers())
+                .gauge("riptide_node_dissemination_trees", "Dissemination trees the node belongs to.", s.trees())
+                .counter("riptide_node_failures_detected_total", "Peers declared failed.", s.failuresDetected())
+                .counter("riptide_node_malformed_messages_total", "Messages refused as malformed.", s.malformed())
+                .counter("riptide_node_routes_dropped_total", "Routed messages dropped (no next hop or hop budget spent).",
+                        s.routesDropped())
+                .counter("riptide_node_probes_sent_total", "Liveness and RTT probes sent.", s.probesSent());
+        m.counter("riptide_transport_connections_total", "Peer connections opened, by direction.", "direction",
+                        ordered("in", t.connectionsIn(), "out", t.connectionsOut()))
+                .gauge("riptide_transport_open_connections", "Peer connections open now.", t.openConnections())
+                .counter("riptide_transport_handshakes_failed_total", "Connections refused for a failed handshake.",
+                        t.handshakesFailed())
+                .counter("riptide_transport_frames_refused_total", "Connections closed for a bad frame.", t.framesRefused())
+                .counter("riptide_transport_messages_sent_total", "Messages written to peers.", t.messagesSent())
+                .counter("riptide_transport_messages_received_total", "Messages received from authenticated peers.",
+                        t.messagesReceived())
+                .counter("riptide_transport_messages_dropped_total", "Messages not sent or not delivered.", t.messagesDropped())
+                .counter("riptide_transport_received_bytes_total", "Bytes read from peer sockets.", t.bytesIn())
+                .counter("riptide_transport_sent_bytes_total", "Bytes handed to peer sockets.", t.bytesOut());
+        m.gauge("riptide_stage_queue_length", "Events waiting in each stage's queue.", "stage",
+                        perStage(stages, StageMetrics::queueLength))
+                .gauge("riptide_stage_threads", "Workers alive in each stage.", "stage", perStage(stages, StageMetrics::threads))
+                .counter("riptide_stage_accepted_total", "Events admitted by each stage.", "stage",
+                        perStage(stages, StageMetrics::accepted))
+                .counter("riptide_stage_refused_total", "Events refused by each stage's admission control.", "stage",
+                        perStage(stages, StageMetrics::refused))
+                .counter("riptide_stage_failed_total", "Events whose work threw.", "stage", perStage(stages, StageMetrics::failed))
+                .gauge("riptide_stage_mean_wait_seconds", "Mean time an event waited in each stage's queue.", "stage",
+                        perStage(stages, x -> x.meanWaitNanos() / 1e9))
+                .gauge("riptide_stage_mean_service_seconds", "Mean time each stage's work took.", "stage",
+                        perStage(stages, x -> x.meanServiceNanos() / 1e9));
+        return b.build();
+    }
+
+    private static Map<String, Number> perStage(Map<String, StageMetrics> stages, Function<StageMetrics, Number> figure) {
+        Map<String, Number> out = new LinkedHashMap<>();
+        stages.forEach((name, metrics) -> out.put(name, figure.apply(metrics)));
+        return out;
+    }
+
+    private static Map<String, Number> ordered(String k1, long v1, String k2, long v2) {
+        Map<String, Number> out = new LinkedHashMap<>();
+        out.put(k1, v1);
+        out.put(k2, v2);
+        return out;
+    }
+
+    private static String listed(int shown, int total) {
+        return shown < total ? "showing " + shown + " of " + total : total + " in all";
+    }
+
+    /** An RTT or a duration in nanoseconds as milliseconds; "-" when unmeasured. */
+    static String millis(long nanos) {
+        return nanos < 0 ? "-" : String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+    }
+
+    static String uptime(Duration d) {
+        long s = d.toSeconds();
+        return s < 3600 ? String.format(Locale.ROOT, "%dm %02ds", s / 60, s % 60)
+                : String.format(Locale.ROOT, "%dh %02dm", s / 3600, (s % 3600) / 60);
+    }
+
+}

@@ -1,0 +1,2 @@
+/** The gateway's part of the admin server's status page and metrics. */
+package io.riptide.gateway.admin;
