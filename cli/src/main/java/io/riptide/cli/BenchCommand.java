@@ -20,13 +20,13 @@ import picocli.CommandLine.Spec;
 /** {@code riptide bench ...}: measurements of the real system on loopback, written as result.json and charts. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measures the real system on loopback and writes DIR/result.json, CSV and charts.")
-final class BenchCommand implements Runnable {
+final class BenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
     @Override
-    public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing benchmark: choose one of " + spec.subcommands().keySet());
+    public Integer call() {
+        return Riptide.missingCommand(spec);
     }
 
     /** {@code riptide bench insert}: end-to-end insert latency through a gateway, origin fetch excluded. */
