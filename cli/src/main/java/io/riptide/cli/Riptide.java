@@ -83,6 +83,12 @@ public final class Riptide implements Callable<Integer> {
 
     private static void addToRunnable(CommandLine command) {
         CommandSpec spec = command.getCommandSpec();
+        if (spec.usageMessage().descriptionHeading().isEmpty()) {
+            spec.usageMessage().descriptionHeading("%n");
+        }
+        if (spec.usageMessage().optionListHeading().isEmpty()) {
+            spec.usageMessage().optionListHeading("%nOptions:%n");
+        }
         if (spec.usageMessage().exitCodeList().isEmpty()) {
             Map<String, String> codes = new LinkedHashMap<>();
             codes.put("0", "success");

@@ -30,8 +30,8 @@ public final class ConfigOption {
     public static final String NAME = "--config";
 
     @Option(names = NAME, paramLabel = "FILE", preprocessor = Loader.class,
-            description = {"Read options from FILE: 'key = value' lines, keys being long option names without dashes",
-                "(see docs/configuration.md). Options on the command line win (default: none)."})
+            description = "Read options from FILE: 'key = value' lines, keys being the long option names without dashes"
+                    + " (docs/configuration.md). Options on the command line win (default: none).")
     private Path file;
 
     /** The file given, or null. */
