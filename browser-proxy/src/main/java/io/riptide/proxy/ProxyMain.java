@@ -6,6 +6,7 @@ import io.riptide.core.runtime.NodeAddress;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,6 +116,10 @@ public final class ProxyMain implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--provider: " + e.getMessage());
             }
+        }
+        if (!Files.exists(Path.of(text))) {
+            throw new ParameterException(spec.commandLine(), "--provider: no key file at " + text
+                    + ": give the provider's public key as ed25519:BASE64 (as its gateway prints it), or check the path");
         }
         try {
             return SigningKey.load(Path.of(text)).publicKey();

@@ -94,6 +94,14 @@ class RuntimeErrorsTest {
     }
 
     @Test
+    void aProxyWithAMissingProviderKeyFileSaysToGiveThePublicKey() {
+        Path missing = dir.resolve("provider.key");
+        assertEquals(2, cli.run("proxy", "--port", "0", "--provider", missing.toString()));
+        assertEquals("riptide proxy: --provider: no key file at " + missing + ": give the provider's public key as ed25519:BASE64"
+                + " (as its gateway prints it), or check the path" + N + help("proxy"), cli.err());
+    }
+
+    @Test
     void aCorruptKeyFileIsNamedWithTheLineThatIsWrong() throws Exception {
         Path bad = dir.resolve("node.key");
         Files.writeString(bad, "this is not a key\n");
