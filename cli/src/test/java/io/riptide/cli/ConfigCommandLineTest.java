@@ -73,7 +73,8 @@ class ConfigCommandLineTest {
         // The file's seeds reach the proxy, which wants a provider to trust before it uses them.
         Path f = file("proxy.conf", "port = 0", "seed = 127.0.0.1:7101, 127.0.0.1:7102");
         assertEquals(2, cli.run("proxy", "--config", f.toString()));
-        assertEquals("riptide proxy: --seed needs --provider: whose objects should the proxy trust?" + N + help("proxy"), cli.err());
+        assertEquals("riptide proxy: --seed needs --provider: whose objects should the proxy trust? (from " + f + ":2)" + N
+                + help("proxy"), cli.err());
     }
 
     @Test
@@ -81,12 +82,15 @@ class ConfigCommandLineTest {
         Path f = file("node.conf", "port = 0", "join = localhost");
         assertEquals(2, cli.run("node", "--config", f.toString(), "--join", "127.0.0.1:http"));
         assertEquals("riptide node: --join: port is not a number in '127.0.0.1:http'" + N + help("node"), cli.err());
+        CliRun fromFile = new CliRun();
+        assertEquals(2, fromFile.run("node", "--config", f.toString()));
+        assertEquals("riptide node: --join: expected HOST:PORT, got 'localhost' (from " + f + ":2)" + N + help("node"), fromFile.err());
     }
 
     @Test
-    void aRequiredOptionMayComeFromTheFile() throws Exception {
+    void aRequiredOptionMayComeFromTheFileAndACheckOfItPointsAtItsLine() throws Exception {
         Path f = file("node.conf", "port = 70000");
         assertEquals(2, cli.run("node", "--config", f.toString()));
-        assertEquals("riptide node: --port must be between 0 and 65535, got 70000" + N + help("node"), cli.err());
+        assertEquals("riptide node: --port must be between 0 and 65535, got 70000 (from " + f + ":1)" + N + help("node"), cli.err());
     }
 }

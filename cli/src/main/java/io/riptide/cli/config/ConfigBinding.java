@@ -21,10 +21,12 @@ import picocli.CommandLine.ParameterException;
  */
 public final class ConfigBinding {
     private final Map<OptionSpec, List<String>> values;
+    private final Map<OptionSpec, List<ConfigEntry>> origins;
     private final List<ConfigError> errors;
 
-    private ConfigBinding(Map<OptionSpec, List<String>> values, List<ConfigError> errors) {
+    private ConfigBinding(Map<OptionSpec, List<String>> values, Map<OptionSpec, List<ConfigEntry>> origins, List<ConfigError> errors) {
         this.values = values;
+        this.origins = origins;
         this.errors = errors;
     }
 
@@ -32,6 +34,7 @@ public final class ConfigBinding {
     public static ConfigBinding bind(ConfigFile file, CommandSpec command) {
         Map<String, OptionSpec> byKey = keys(command);
         Map<OptionSpec, List<String>> values = new LinkedHashMap<>();
+        Map<OptionSpec, List<ConfigEntry>> origins = new HashMap<>();
         Map<OptionSpec, ConfigEntry> firstLine = new HashMap<>();
         List<ConfigError> errors = new ArrayList<>(file.errors());
         for (ConfigEntry e : file.entries()) {
@@ -53,9 +56,10 @@ public final class ConfigBinding {
                 continue;
             }
             values.computeIfAbsent(option, o -> new ArrayList<>()).addAll(given);
+            origins.computeIfAbsent(option, o -> new ArrayList<>()).add(e);
         }
         errors.sort((a, b) -> Integer.compare(a.line(), b.line()));
-        return new ConfigBinding(values, List.copyOf(errors));
+        return new ConfigBinding(values, origins, List.copyOf(errors));
     }
 
     /** Every bad line, in file order; empty when the file is good for this command. */
@@ -66,6 +70,11 @@ public final class ConfigBinding {
     /** The values the file gives each option it names (one for single-valued options). */
     public Map<OptionSpec, List<String>> values() {
         return values;
+    }
+
+    /** The lines behind each option in {@link #values()}. */
+    public Map<OptionSpec, List<ConfigEntry>> origins() {
+        return origins;
     }
 
     /** The keys a file may use for {@code command}: long option names without dashes, except help, version and config. */

@@ -54,12 +54,14 @@ public final class ConfigOption {
             }
             Set<OptionSpec> given = onCommandLine(command, args);
             Map<OptionSpec, String> single = new HashMap<>();
+            Map<OptionSpec, List<ConfigEntry>> origins = new HashMap<>();
             List<String> lists = new ArrayList<>();
             for (Map.Entry<OptionSpec, List<String>> e : binding.values().entrySet()) {
                 OptionSpec o = e.getKey();
                 if (given.contains(o)) {
                     continue;
                 }
+                origins.put(o, binding.origins().get(o));
                 if (o.isMultiValue()) {
                     // Picocli splits a default only by the option's split regex; each item as its own
                     // argument is what the command line would have given.
@@ -68,7 +70,7 @@ public final class ConfigOption {
                     single.put(o, e.getValue().get(0));
                 }
             }
-            command.defaultValueProvider(new ConfigDefaults(single, command.defaultValueProvider()));
+            command.defaultValueProvider(new ConfigDefaults(single, origins, command.defaultValueProvider()));
             String value = args.pop();
             Collections.reverse(lists);
             lists.forEach(args::push);
