@@ -1,14 +1,17 @@
 package io.riptide.cli.config;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,7 +50,12 @@ public final class ConfigOption {
                 return false; // picocli reports the missing FILE
             }
             String name = args.peek();
-            ConfigFile file = read(Path.of(name), command);
+            ConfigFile file;
+            try {
+                file = read(Path.of(name), command);
+            } catch (InvalidPathException e) {
+                throw new ParameterException(command.commandLine(), NAME + ": not a file name: " + e.getMessage());
+            }
             ConfigBinding binding = ConfigBinding.bind(file, command);
             if (!binding.errors().isEmpty()) {
                 throw new ParameterException(command.commandLine(), new ConfigErrors(name, binding.errors()).message());
@@ -90,6 +98,8 @@ public final class ConfigOption {
             } catch (AccessDeniedException e) {
                 throw new ParameterException(command.commandLine(), NAME + ": cannot read " + path
                         + ": permission denied; make it readable by the user running riptide");
+            } catch (CharacterCodingException e) {
+                throw new ParameterException(command.commandLine(), NAME + ": " + path + " is not UTF-8 text; is it a config file?");
             } catch (IOException e) {
                 throw new ParameterException(command.commandLine(), NAME + ": cannot read " + path + ": " + e.getMessage());
             }
@@ -100,7 +110,7 @@ public final class ConfigOption {
          * those among the arguments still to come (up to {@code --}); the top of {@code rest} is FILE.
          */
         private static Set<OptionSpec> onCommandLine(CommandSpec command, Stack<String> rest) {
-            Set<OptionSpec> given = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            Set<OptionSpec> given = Collections.newSetFromMap(new IdentityHashMap<>());
             for (OptionSpec o : command.options()) {
                 if (!o.originalStringValues().isEmpty()) {
                     given.add(o);

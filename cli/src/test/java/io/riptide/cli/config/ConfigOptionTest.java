@@ -148,6 +148,14 @@ class ConfigOptionTest {
     }
 
     @Test
+    void aFileThatIsNotTextIsNamedAsSuch() throws Exception {
+        Path binary = dir.resolve("probe.key.der");
+        Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2});
+        assertEquals("--config: " + binary + " is not UTF-8 text; is it a config file?", refusal("--config", binary.toString()));
+        assertEquals("--config: cannot read " + dir + ": it is a directory", refusal("--config", dir.toString()));
+    }
+
+    @Test
     void theHelpAndConfigOptionsAreNotKeys() throws Exception {
         assertEquals(List.of("disk-gb", "host", "port", "seed", "verbose"),
                 List.copyOf(ConfigBinding.keys(new CommandLine(new Probe()).addMixin("config", new ConfigOption())
