@@ -76,12 +76,12 @@ public final class Riptide implements Callable<Integer> {
      * make those codes true.
      */
     static void applyConventions(CommandLine root, Map<String, String> env) {
-        addToRunnable(root);
+        applyToTree(root);
         root.setParameterExceptionHandler(new UsageErrorHandler());
         root.setExecutionExceptionHandler(new FailureHandler(env));
     }
 
-    private static void addToRunnable(CommandLine command) {
+    private static void applyToTree(CommandLine command) {
         CommandSpec spec = command.getCommandSpec();
         if (spec.usageMessage().descriptionHeading().isEmpty()) {
             spec.usageMessage().descriptionHeading("%n");
@@ -102,7 +102,7 @@ public final class Riptide implements Callable<Integer> {
             command.addMixin("debug", new DebugOption());
         }
         for (CommandLine sub : command.getSubcommands().values()) {
-            addToRunnable(sub);
+            applyToTree(sub);
         }
     }
 
