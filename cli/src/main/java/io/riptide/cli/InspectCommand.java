@@ -48,7 +48,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:found and verified", "1:runtime failure (e.g. the overlay could not be joined)",
             "2:usage or config error", "3:not in the overlay", "4:found but failed verification"},
         footerHeading = "%nExample:%n",
-        footer = "  riptide inspect http://example.com/ --join 10.0.0.1:7101 --provider ed25519:BASE64 --insert")
+        footer = "  riptide inspect http://example.com/ --join 10.0.0.1:7101 --provider provider.key --insert")
 final class InspectCommand implements Callable<Integer> {
     private static final int NOT_FOUND = 3;
     private static final int UNVERIFIED = 4;

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "riptide", mixinStandardHelpOptions = true, versionProvider = RiptideVersion.class,
         description = "A peer-to-peer cooperative web cache over a decentralised object location and routing overlay.",
-        synopsisSubcommandLabel = "COMMAND", commandListHeading = "%nCommands:%n",
+        synopsisSubcommandLabel = "COMMAND",
         footerHeading = "%nExample:%n", footer = {"  riptide demo", "  riptide node --help"})
 public final class Riptide implements Callable<Integer> {
     @Spec
@@ -88,6 +88,9 @@ public final class Riptide implements Callable<Integer> {
         }
         if (spec.usageMessage().optionListHeading().isEmpty()) {
             spec.usageMessage().optionListHeading("%nOptions:%n");
+        }
+        if (!command.getSubcommands().isEmpty()) {
+            spec.usageMessage().commandListHeading("%nCommands:%n");
         }
         if (spec.usageMessage().exitCodeList().isEmpty()) {
             Map<String, String> codes = new LinkedHashMap<>();
