@@ -6,6 +6,7 @@ import io.riptide.core.runtime.NodeAddress;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,9 +25,12 @@ import picocli.CommandLine.Spec;
  * runs next to their browser, reading the cache through the overlay.
  */
 @Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs the browser proxy: an HTTP forward proxy on 127.0.0.1 that serves cached web objects",
-            "from the overlay (verified against the provider's key) and everything else from the origin.",
-            "Point the browser at http://HOST:PORT/proxy.pac. Stop it with Ctrl-C."})
+        description = {"Runs the browser proxy: the HTTP proxy a browser uses to read the cache.",
+            "It serves cached web objects from the overlay (verified against the provider's key) and everything "
+            + "else from the origin. Point the browser at http://HOST:PORT/proxy.pac. Stop it with Ctrl-C."},
+        footerHeading = "%nExample:%n",
+        footer = {"  riptide proxy --seed 10.0.0.1:7101 --provider ed25519:BASE64",
+            "  then point the browser at http://127.0.0.1:3128/proxy.pac"})
 public final class ProxyMain implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -39,11 +43,12 @@ public final class ProxyMain implements Callable<Integer> {
     private int port;
 
     @Option(names = "--seed", paramLabel = "HOST:PORT",
-            description = "An overlay node to start from; repeatable. Without seeds every request goes to the origin.")
+            description = "An overlay node to start from; repeatable (default: none, and every request goes to the origin).")
     private List<String> seeds = new ArrayList<>();
 
     @Option(names = "--provider", paramLabel = "KEY",
-            description = "The provider whose objects to trust: a key file, or its public key as ed25519:BASE64 (as `riptide gateway` prints it).")
+            description = "The provider whose objects to trust: a key file, or its public key as ed25519:BASE64 "
+                + "as `riptide gateway` prints it (default: none; needed with --seed).")
     private String provider;
 
     @Option(names = "--ttl", paramLabel = "HOPS", defaultValue = "8",
@@ -111,6 +116,10 @@ public final class ProxyMain implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--provider: " + e.getMessage());
             }
+        }
+        if (!Files.exists(Path.of(text))) {
+            throw new ParameterException(spec.commandLine(), "--provider: no key file at " + text
+                    + ": give the provider's public key as ed25519:BASE64 (as its gateway prints it), or check the path");
         }
         try {
             return SigningKey.load(Path.of(text)).publicKey();

@@ -19,20 +19,22 @@ import picocli.CommandLine.Spec;
 
 /** {@code riptide bench ...}: measurements of the real system on loopback, written as result.json and charts. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Measures the real system on loopback and writes DIR/result.json, CSV and charts.")
-final class BenchCommand implements Runnable {
+        description = "Measures the real system on loopback and writes DIR/result.json, CSV and charts.",
+        footerHeading = "%nExample:%n", footer = "  riptide bench insert --out results/insert")
+final class BenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
     @Override
-    public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing benchmark: choose one of " + spec.subcommands().keySet());
+    public Integer call() {
+        return Riptide.missingCommand(spec);
     }
 
     /** {@code riptide bench insert}: end-to-end insert latency through a gateway, origin fetch excluded. */
     @Command(name = "insert", mixinStandardHelpOptions = true,
-            description = {"Inserts new objects through a gateway on a small loopback overlay and measures the latency",
-                "the requester sees, with the origin fetch timed separately and subtracted."})
+            description = {"Measures insert latency through a gateway on a small loopback overlay.",
+                "The latency the requester sees, with the origin fetch timed separately and subtracted."},
+            footerHeading = "%nExample:%n", footer = "  riptide bench insert --out results/insert --objects 300 --size-kb 10")
     static final class Insert implements Callable<Integer> {
         private final boolean stderrIsTerminal;
 
@@ -43,7 +45,7 @@ final class BenchCommand implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart.")
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart (required).")
         private Path out;
 
         @Option(names = "--objects", paramLabel = "N", defaultValue = "300", description = "Inserts measured (default: ${DEFAULT-VALUE}).")
@@ -72,8 +74,10 @@ final class BenchCommand implements Runnable {
 
     /** {@code riptide bench proxy-overhead}: the paper's Table 1, direct vs the pass-through proxy vs Squid. */
     @Command(name = "proxy-overhead", mixinStandardHelpOptions = true,
-            description = {"Fetches 1 to 400 KB objects from a loopback origin directly, through the browser proxy in",
-                "pass-through mode and through Squid with its cache off, and compares the latencies (the paper's Table 1)."})
+            description = {"Measures the browser proxy's overhead against a direct fetch and Squid (the paper's Table 1).",
+            "Fetches 1 to 400 KB objects from a loopback origin directly, through the browser proxy in "
+            + "pass-through mode and through Squid with its cache off (when installed), and compares the latencies."},
+            footerHeading = "%nExample:%n", footer = "  riptide bench proxy-overhead --out results/proxy-overhead --requests 500")
     static final class ProxyOverhead implements Callable<Integer> {
         private final boolean stderrIsTerminal;
         private final Supplier<? extends ProxyUnderTest> proxy;
@@ -88,7 +92,7 @@ final class BenchCommand implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart.")
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart (required).")
         private Path out;
 
         @Option(names = "--requests", paramLabel = "N", defaultValue = "500",
@@ -113,8 +117,10 @@ final class BenchCommand implements Runnable {
 
     /** {@code riptide bench hit-throughput}: requests per second of overlay hits through the proxy. */
     @Command(name = "hit-throughput", mixinStandardHelpOptions = true,
-            description = {"Inserts 1 KB and 10 KB objects into a loopback overlay, then requests them through the browser",
-                "proxy from many keep-alive connections in a closed loop and reports requests per second and latency."})
+            description = {"Measures overlay hits per second through the browser proxy.",
+            "Inserts 1 KB and 10 KB objects into a loopback overlay, then requests them through the browser proxy "
+            + "from many keep-alive connections in a closed loop and reports requests per second and latency."},
+            footerHeading = "%nExample:%n", footer = "  riptide bench hit-throughput --out results/hit-throughput --seconds 10")
     static final class HitThroughput implements Callable<Integer> {
         private final boolean stderrIsTerminal;
         private final Supplier<? extends HitProxyUnderTest> proxy;
@@ -127,7 +133,7 @@ final class BenchCommand implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart.")
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart (required).")
         private Path out;
 
         @Option(names = "--seconds", paramLabel = "S", defaultValue = "10", description = "Load time per object size (default: ${DEFAULT-VALUE}).")

@@ -12,7 +12,6 @@ import io.riptide.dolr.server.NodeReport;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
@@ -26,15 +25,19 @@ import picocli.CommandLine.Spec;
 
 /** {@code riptide cache-manager --provider KEY --port P --join HOST:PORT}: runs a cache manager for a campus network. */
 @Command(name = "cache-manager", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a cache manager: an overlay node that nearby browser proxies find by themselves (no",
-            "configuration) and whose hints it turns into action: inserts through the nearest gateway, replicas near",
-            "its users, more replicas for hot objects, monitors for objects that keep going stale. Stop with Ctrl-C."})
+        description = {"Runs a cache manager: the overlay node a campus network's browser proxies report to.",
+            "It turns the proxies' hints into action: inserts through the nearest gateway, replicas near its "
+            + "users, more replicas for hot objects, monitors for objects that keep going stale. Stop it with "
+            + "Ctrl-C or SIGTERM."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  riptide cache-manager --provider ed25519:BASE64 --port 7102 --join 10.0.0.1:7101",
+            "  riptide cache-manager --config /etc/riptide/cache-manager.conf"})
 final class CacheManagerCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
     @Option(names = "--provider", paramLabel = "KEY", required = true,
-            description = "The provider whose objects to manage: its key file, or its public key as ed25519:BASE64.")
+            description = "The provider whose objects to manage: its key file, or its public key as ed25519:BASE64 (required).")
     private String provider;
 
     @Mixin
@@ -56,38 +59,23 @@ final class CacheManagerCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NodeAddress listen = overlay.listen();
         NodeAddress bootstrap = overlay.bootstrap();
-        PublicKey providerKey;
-        if (provider.startsWith("ed25519:")) {
-            try {
-                providerKey = PublicKey.parse(provider);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--provider: " + e.getMessage());
-            }
-        } else {
-            providerKey = KeyFiles.load(Path.of(provider), "--provider", spec.commandLine()).publicKey();
-        }
+        PublicKey providerKey = KeyFiles.publicKey(provider, "--provider", spec.commandLine());
         SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
                 : KeyFiles.loadOrCreate(nodeKey, "--node-key", spec.commandLine(), out, "the node's ID");
         CacheManagerConfig config = CacheManagerConfig.defaults();
         config = config.withPlacement(placement, config.climb());
         CacheManager[] manager = new CacheManager[1];
         CacheManagerConfig finalConfig = config;
-        OverlayServer server;
-        try {
-            server = OverlayServer.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {
-                manager[0] = (CacheManager) CacheManager.factory(providerKey, finalConfig).apply(n);
-                return manager[0];
-            }, DolrCodec.create()));
-        } catch (UncheckedIOException e) {
-            spec.commandLine().getErr().println("riptide cache-manager: " + e.getCause().getMessage());
-            return 1;
-        }
+        OverlayServer server = overlay.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {
+            manager[0] = (CacheManager) CacheManager.factory(providerKey, finalConfig).apply(n);
+            return manager[0];
+        }, DolrCodec.create()));
         if (!admin.start("Riptide cache manager", List.of(NodeReport.of(server), new CacheManagerReport(server, () -> manager[0])),
                 GatewayCommand.concat(NodeReport.WATCHES, CacheManagerReport.WATCHES), out)) {
             server.close();
             return 1;
         }
-        RunningNode.run("cache-manager", server, bootstrap, overlay.statusEvery(), out,
+        RunningNode.run("cache-manager", server, bootstrap, overlay, out,
                 () -> String.format("hints %d, insert requests %d", manager[0].hints(), manager[0].gateway().sent()), admin::stop);
         return 0;
     }

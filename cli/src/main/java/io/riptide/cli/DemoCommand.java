@@ -24,9 +24,12 @@ import picocli.CommandLine.Spec;
  * overlay; then it keeps running so a person can point curl or a browser at it.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Starts a small Riptide on loopback: overlay nodes (real TCP), a gateway, a sample web site and",
-            "the browser proxy on 127.0.0.1:3128. Shows a page served first from the origin, then from the overlay,",
-            "prints what to try, and keeps running until Ctrl-C (or --duration)."})
+        description = {"Starts a small Riptide on loopback and shows it serving a page.",
+            "Overlay nodes (real TCP), a gateway, a sample web site and the browser proxy on 127.0.0.1:3128. "
+            + "Shows a page served first from the origin, then from the overlay, prints what to try, and keeps "
+            + "running until Ctrl-C (or --duration)."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  riptide demo", "  riptide demo --nodes 3 --duration 60s"})
 final class DemoCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

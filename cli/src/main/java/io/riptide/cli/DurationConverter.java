@@ -30,4 +30,17 @@ final class DurationConverter implements ITypeConverter<Duration> {
             default -> Duration.ofSeconds(n);
         };
     }
+
+    /** The duration as a person would type it back: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}. */
+    static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        if (s != 0 && s % 3600 == 0) {
+            return s / 3600 + "h";
+        }
+        return s != 0 && s % 60 == 0 ? s / 60 + "m" : s + "s";
+    }
 }

@@ -14,7 +14,6 @@ import io.riptide.gateway.origin.OriginFetcher;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import io.riptide.gateway.origin.OriginTls;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -31,16 +30,19 @@ import picocli.CommandLine.Spec;
 
 /** {@code riptide gateway --key FILE --port P --join HOST:PORT}: runs a provider's gateway on an overlay node. */
 @Command(name = "gateway", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a gateway: an overlay node that fetches web objects from their origins, signs them with",
-            "the provider's key and inserts them into the overlay, on request of cache managers and proxies.",
-            "Stop it with Ctrl-C or SIGTERM."})
+        description = {"Runs a gateway: an overlay node that inserts web objects for a provider.",
+            "It fetches objects from their origins, signs them with the provider's key and inserts them into the "
+            + "overlay, on request of cache managers and proxies. Stop it with Ctrl-C or SIGTERM."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  riptide gateway --key provider.key --port 7101 --join 10.0.0.1:7101",
+            "  riptide gateway --config /etc/riptide/gateway.conf"})
 final class GatewayCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
     @Option(names = "--key", paramLabel = "FILE", required = true,
-            description = {"The provider's key: objects are signed with it, and browser proxies trust its public part.",
-                "Created if the file is missing (riptide keygen makes one too)."})
+            description = "The provider's key: objects are signed with it, and browser proxies trust its public part. "
+                + "Created if the file is missing; riptide keygen makes one too (required).")
     private Path providerKey;
 
     @Mixin
@@ -87,15 +89,14 @@ final class GatewayCommand implements Callable<Integer> {
         GatewayConfig finalConfig = config;
         OverlayServer server;
         try {
-            server = OverlayServer.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {
+            server = overlay.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {
                 gateway[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, finalConfig).apply(n);
                 return gateway[0];
             }, DolrCodec.create()));
-        } catch (UncheckedIOException e) {
+        } catch (RuntimeException e) {
             fetcher.close();
             fetchGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            spec.commandLine().getErr().println("riptide gateway: " + e.getCause().getMessage());
-            return 1;
+            throw e;
         }
         if (!admin.start("Riptide gateway", List.of(NodeReport.of(server), new GatewayReport(server, () -> gateway[0],
                 fetcher::metrics)), concat(NodeReport.WATCHES, GatewayReport.WATCHES), out)) {
@@ -105,7 +106,7 @@ final class GatewayCommand implements Callable<Integer> {
             return 1;
         }
         RunningNode.say(out, "provider key " + provider.publicKey() + " (proxies trust this)");
-        RunningNode.run("gateway", server, bootstrap, overlay.statusEvery(), out,
+        RunningNode.run("gateway", server, bootstrap, overlay, out,
                 () -> String.format("origin fetches %d, inserts in progress %d, monitors %d",
                         gateway[0].inserter().originFetches(), gateway[0].inserter().inProgress(), gateway[0].monitors().size()),
                 () -> {

@@ -1,5 +1,6 @@
 package io.riptide.cli;
 
+import io.riptide.cli.errors.CommandFailure;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.http.CachedResponse;
@@ -40,9 +41,14 @@ import picocli.CommandLine.Spec;
 
 /** {@code riptide inspect URL --join HOST:PORT --provider FILE}: what the overlay holds for a URL. */
 @Command(name = "inspect", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Joins the overlay briefly and prints what it holds for a URL: its GUID, the replica that",
-            "answered, the certified version, headers and freshness, the latest heartbeat, and whether it all verifies.",
-            "Exit codes: 0 found and verified, 3 not in the overlay, 4 found but failed verification, 1 other errors."})
+        description = {"Joins the overlay briefly and prints what it holds for a URL.",
+            "Its GUID, the replica that answered, the certified version, headers and freshness, the latest "
+            + "heartbeat, and whether it all verifies."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:found and verified", "1:runtime failure (e.g. the overlay could not be joined)",
+            "2:usage or config error", "3:not in the overlay", "4:found but failed verification"},
+        footerHeading = "%nExample:%n",
+        footer = "  riptide inspect http://example.com/ --join 10.0.0.1:7101 --provider provider.key --insert")
 final class InspectCommand implements Callable<Integer> {
     private static final int NOT_FOUND = 3;
     private static final int UNVERIFIED = 4;
@@ -50,22 +56,26 @@ final class InspectCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(paramLabel = "URL", description = "The absolute http or https URL to look up.")
+    @Parameters(paramLabel = "URL", description = "The absolute http or https URL to look up (required).")
     private String url;
 
-    @Option(names = "--join", paramLabel = "HOST:PORT", required = true, description = "A member of the overlay to join through.")
+    @Option(names = "--join", paramLabel = "HOST:PORT", required = true, description = "A member of the overlay to join through (required).")
     private String join;
 
+    @Option(names = "--join-timeout", paramLabel = "DURATION", defaultValue = "20s", converter = DurationConverter.class,
+            description = "How long the join may take before giving up with exit code 1 (default: ${DEFAULT-VALUE}).")
+    private Duration joinTimeout;
+
     @Option(names = "--provider", paramLabel = "KEY", required = true,
-            description = {"The provider: its key file (only the public part is used), or its public key as ed25519:BASE64",
-                "(as `riptide gateway` prints it). Objects are named and verified under it."})
+            description = "The provider: its key file (only the public part is used), or its public key as ed25519:BASE64 "
+                + "(as `riptide gateway` prints it). Objects are named and verified under it (required).")
     private String providerKey;
 
     @Option(names = "--variant", paramLabel = "KEY", defaultValue = "",
             description = "The variant key for responses that Vary, e.g. accept-encoding=gzip (default: none).")
     private String variant;
 
-    @Option(names = "--insert", description = "Ask the nearest gateway to insert (or refresh) the URL first.")
+    @Option(names = "--insert", description = "Ask the nearest gateway to insert (or refresh) the URL first (default: off).")
     private boolean insert;
 
     @Option(names = "--host", paramLabel = "H", defaultValue = "127.0.0.1",
@@ -87,16 +97,7 @@ final class InspectCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--join: " + e.getMessage());
         }
-        PublicKey provider;
-        if (providerKey.startsWith("ed25519:")) {
-            try {
-                provider = PublicKey.parse(providerKey);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--provider: " + e.getMessage());
-            }
-        } else {
-            provider = KeyFiles.load(Path.of(providerKey), "--provider", spec.commandLine()).publicKey();
-        }
+        PublicKey provider = KeyFiles.publicKey(providerKey, "--provider", spec.commandLine());
         Id guid = ObjectNames.objectGuid(provider, canonical.value(), variant);
         GatewayClient[] client = new GatewayClient[1];
         try (OverlayServer node = OverlayServer.start(ServerSettings.of(io.riptide.core.crypto.SigningKey.generate(new SecureRandom()),
@@ -104,9 +105,10 @@ final class InspectCommand implements Callable<Integer> {
                     client[0] = new GatewayClient(n, provider, Duration.ofSeconds(30));
                     return client[0];
                 }, DolrCodec.create()))) {
-            if (!node.awaitJoined(Duration.ofSeconds(20))) {
-                spec.commandLine().getErr().println("riptide inspect: could not join the overlay through " + bootstrap);
-                return 1;
+            if (!node.awaitJoined(joinTimeout)) {
+                throw new CommandFailure("could not join the overlay through " + bootstrap + " within "
+                        + DurationConverter.format(joinTimeout) + ": check that a node runs there and that this machine can reach it"
+                        + " (address, firewall), or allow longer with --join-timeout");
             }
             line(out, "URL", url);
             line(out, "canonical", canonical.value());

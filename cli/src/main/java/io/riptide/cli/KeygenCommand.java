@@ -14,15 +14,18 @@ import picocli.CommandLine.Spec;
 
 /** {@code riptide keygen --out FILE}: makes a node's Ed25519 key and prints the node ID it gives. */
 @Command(name = "keygen", mixinStandardHelpOptions = true,
-        description = "Generates an Ed25519 key pair for a node, saves it (owner-readable only) and prints its node ID.")
+        description = {"Generates an Ed25519 key pair for a node or a provider.",
+            "Saves it (owner-readable only) and prints the node ID it gives."},
+        footerHeading = "%nExample:%n",
+        footer = "  riptide keygen --out /var/lib/riptide/node.key")
 final class KeygenCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "FILE", required = true, description = "Where to write the key.")
+    @Option(names = "--out", paramLabel = "FILE", required = true, description = "Where to write the key (required).")
     private Path out;
 
-    @Option(names = "--force", description = "Overwrite FILE if it exists.")
+    @Option(names = "--force", description = "Overwrite FILE if it exists; the old identity is lost (default: off).")
     private boolean force;
 
     @Override

@@ -6,9 +6,7 @@ import io.riptide.dolr.server.NodeReport;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,8 +18,11 @@ import picocli.CommandLine.Spec;
 /** {@code riptide node --port P [--join HOST:PORT]}: runs one overlay node until stopped. */
 @Command(name = "node", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs one overlay node: a routing and storage member of the Riptide overlay.",
-            "Starts a new overlay, or joins one through --join, then prints a status line now and then.",
-            "Stop it with Ctrl-C or SIGTERM."})
+            "Starts a new overlay, or joins one through --join, then prints a status line now and then. Stop it "
+            + "with Ctrl-C or SIGTERM."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  riptide node --port 7101 --key /var/lib/riptide/node.key --join 10.0.0.1:7101",
+            "  riptide node --config /etc/riptide/node.conf"})
 final class NodeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -33,8 +34,7 @@ final class NodeCommand implements Callable<Integer> {
     private AdminOptions admin;
 
     @Option(names = "--key", paramLabel = "FILE",
-            description = {"The node's key, which fixes its node ID; created if the file is missing.",
-                "Without it the node uses a new key for this run only (default)."})
+            description = "The node's key, which fixes its node ID; created if the file is missing (default: a new key for this run only).")
     private Path keyFile;
 
     @Override
@@ -42,21 +42,13 @@ final class NodeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NodeAddress listen = overlay.listen();
         NodeAddress bootstrap = overlay.bootstrap();
-        Duration statusEvery = overlay.statusEvery();
         SigningKey key = KeyFiles.loadOrCreate(keyFile, "--key", spec.commandLine(), out, "the node's ID across restarts");
-
-        OverlayServer server;
-        try {
-            server = OverlayServer.start(ServerSettings.of(key, listen).joining(bootstrap));
-        } catch (UncheckedIOException e) {
-            spec.commandLine().getErr().println("riptide node: " + e.getCause().getMessage());
-            return 1;
-        }
+        OverlayServer server = overlay.start(ServerSettings.of(key, listen).joining(bootstrap));
         if (!admin.start("Riptide node", List.of(NodeReport.of(server)), NodeReport.WATCHES, out)) {
             server.close();
             return 1;
         }
-        RunningNode.run("node", server, bootstrap, statusEvery, out, () -> "", admin::stop);
+        RunningNode.run("node", server, bootstrap, overlay, out, () -> "", admin::stop);
         return 0;
     }
 }

@@ -1,6 +1,9 @@
 package io.riptide.cli;
 
+import io.riptide.cli.errors.CommandFailure;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.server.OverlayServer;
+import io.riptide.dolr.server.ServerSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -15,7 +18,7 @@ final class OverlayOptions {
     private CommandSpec spec;
 
     @Option(names = "--port", paramLabel = "P", required = true,
-            description = "TCP port to listen on; 0 picks a free one (the port is printed).")
+            description = "TCP port to listen on; 0 picks a free one, which is printed (required).")
     private int port;
 
     @Option(names = "--host", paramLabel = "H", defaultValue = "127.0.0.1",
@@ -30,8 +33,14 @@ final class OverlayOptions {
             description = "How often to print a status line, e.g. 500ms, 10s, 2m (default: ${DEFAULT-VALUE}).")
     private Duration statusEvery;
 
-    /** The address to listen on; a usage error if the port or host is bad. */
+    @Option(names = "--join-timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long --join may take before the command gives up with exit code 1 (default: ${DEFAULT-VALUE}).")
+    private Duration joinTimeout;
+
+    /** The address to listen on; a usage error if the port, the host or a period is bad. */
     NodeAddress listen() {
+        statusEvery();
+        joinTimeout();
         if (port < 0 || port > 0xffff) {
             throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, got " + port);
         }
@@ -65,11 +74,29 @@ final class OverlayOptions {
         return statusEvery;
     }
 
+    /** How long to wait for the join; a usage error if not positive. */
+    Duration joinTimeout() {
+        if (joinTimeout.isZero() || joinTimeout.isNegative()) {
+            throw new ParameterException(spec.commandLine(), "--join-timeout must be longer than zero");
+        }
+        return joinTimeout;
+    }
+
+    /** Starts the node, turning a port in use or a foreign address into a message that says what to do. */
+    OverlayServer start(ServerSettings settings) {
+        try {
+            return OverlayServer.start(settings);
+        } catch (RuntimeException e) {
+            throw CommandFailure.listening(e, host, port, "--port", "--host");
+        }
+    }
+
     private void requireResolvable(String name, String option) {
         try {
             InetAddress.getByName(name);
         } catch (UnknownHostException e) {
-            throw new ParameterException(spec.commandLine(), option + ": unknown host '" + name + "'");
+            throw new ParameterException(spec.commandLine(), option + ": unknown host '" + name
+                    + "': give an IP address, or a name this machine can resolve");
         }
     }
 }

@@ -2,28 +2,47 @@ package io.riptide.cli;
 
 import io.riptide.cli.bench.ProxyFactory;
 import io.riptide.cli.bench.SquidProxy;
+import io.riptide.cli.config.ConfigOption;
+import io.riptide.cli.errors.DebugOption;
+import io.riptide.cli.errors.FailureHandler;
+import io.riptide.cli.errors.UsageErrorHandler;
 import io.riptide.simulator.scenario.Scenarios;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
  * The {@code riptide} command. Subcommands are registered in {@link #commandLine}: to add one
  * ({@code node}, {@code proxy}, ...), write a picocli {@code @Command} class in this package and add
- * one {@code addSubcommand} line there. Exit codes: 0 success, 1 failure, 2 usage error.
+ * one {@code addSubcommand} line there. Every command that runs something then gets {@code --config FILE}
+ * and {@code --debug}, and every command the exit codes in its help: 0 success, 1 runtime failure,
+ * 2 usage or config error.
  */
 @Command(name = "riptide", mixinStandardHelpOptions = true, versionProvider = RiptideVersion.class,
         description = "A peer-to-peer cooperative web cache over a decentralised object location and routing overlay.",
-        synopsisSubcommandLabel = "COMMAND")
-public final class Riptide implements Runnable {
+        synopsisSubcommandLabel = "COMMAND",
+        footerHeading = "%nExample:%n", footer = {"  riptide demo", "  riptide node --help"})
+public final class Riptide implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
     @Override
-    public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing command: choose one of " + spec.subcommands().keySet());
+    public Integer call() {
+        return missingCommand(spec);
+    }
+
+    /** A command that only groups others, run alone: its usage on stderr, and the usage error code. */
+    static int missingCommand(CommandSpec group) {
+        CommandLine cl = group.commandLine();
+        cl.getErr().println(group.qualifiedName() + ": missing command: choose one of " + String.join(", ", group.subcommands().keySet()));
+        cl.getErr().println();
+        cl.usage(cl.getErr());
+        cl.getErr().flush();
+        return CommandLine.ExitCode.USAGE;
     }
 
     /**
@@ -47,7 +66,48 @@ public final class Riptide implements Runnable {
                         SquidProxy::installed))
                 .addSubcommand("hit-throughput", new BenchCommand.HitThroughput(stderrIsTerminal, ProxyFactory::overlayHits)));
         root.addSubcommand("help", new CommandLine.HelpCommand());
+        // Last, so that it reaches every command added above.
+        applyConventions(root, System.getenv());
         return root;
+    }
+
+    /**
+     * What every command shares, applied to the whole tree: {@code --config} and {@code --debug} on
+     * each command that runs something, the exit codes in each help, and the error handlers that
+     * make those codes true.
+     */
+    static void applyConventions(CommandLine root, Map<String, String> env) {
+        applyToTree(root);
+        root.setParameterExceptionHandler(new UsageErrorHandler());
+        root.setExecutionExceptionHandler(new FailureHandler(env));
+    }
+
+    private static void applyToTree(CommandLine command) {
+        CommandSpec spec = command.getCommandSpec();
+        if (spec.usageMessage().descriptionHeading().isEmpty()) {
+            spec.usageMessage().descriptionHeading("%n");
+        }
+        if (spec.usageMessage().optionListHeading().isEmpty()) {
+            spec.usageMessage().optionListHeading("%nOptions:%n");
+        }
+        if (!command.getSubcommands().isEmpty()) {
+            spec.usageMessage().commandListHeading("%nCommands:%n");
+        }
+        if (spec.usageMessage().exitCodeList().isEmpty()) {
+            Map<String, String> codes = new LinkedHashMap<>();
+            codes.put("0", "success");
+            codes.put("1", "runtime failure (the message says what went wrong and what to do)");
+            codes.put("2", "usage or config error (nothing was started)");
+            spec.usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
+        }
+        boolean runs = command.getSubcommands().isEmpty() && !(command.getCommand() instanceof CommandLine.HelpCommand);
+        if (runs) {
+            command.addMixin("config", new ConfigOption());
+            command.addMixin("debug", new DebugOption());
+        }
+        for (CommandLine sub : command.getSubcommands().values()) {
+            applyToTree(sub);
+        }
     }
 
     /** Runs the command and exits with its code. */

@@ -1,5 +1,6 @@
 package io.riptide.cli;
 
+import io.riptide.cli.errors.CommandFailure;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.server.OverlayServer;
 import java.io.PrintWriter;
@@ -26,14 +27,31 @@ final class RunningNode {
      * Blocks until the process is asked to stop. {@code what} names the node in its lines ("node",
      * "gateway"); {@code extra} adds agent figures to each status line (may return "").
      */
-    static void run(String what, OverlayServer server, NodeAddress bootstrap, Duration statusEvery, PrintWriter out,
-                    Supplier<String> extra) throws InterruptedException {
-        run(what, server, bootstrap, statusEvery, out, extra, () -> { });
+    static void run(String what, OverlayServer server, NodeAddress bootstrap, OverlayOptions overlay, PrintWriter out,
+                    Supplier<String> extra) throws Exception {
+        run(what, server, bootstrap, overlay, out, extra, () -> { });
     }
 
-    /** As above; {@code alsoClose} is closed after the node when the process stops. */
-    static void run(String what, OverlayServer server, NodeAddress bootstrap, Duration statusEvery, PrintWriter out,
-                    Supplier<String> extra, AutoCloseable alsoClose) throws InterruptedException {
+    /**
+     * As above; {@code alsoClose} is closed after the node when the process stops. A node that has not
+     * joined through {@code bootstrap} within the overlay's join timeout is closed and the command fails.
+     */
+    static void run(String what, OverlayServer server, NodeAddress bootstrap, OverlayOptions overlay, PrintWriter out,
+                    Supplier<String> extra, AutoCloseable alsoClose) throws Exception {
+        Duration statusEvery = overlay.statusEvery();
+        Duration joinTimeout = overlay.joinTimeout();
+        say(out, what + " " + server.self().id() + " listening on " + server.address());
+        if (bootstrap == null) {
+            server.joined().thenRun(() -> say(out, "started a new overlay"));
+        } else if (server.awaitJoined(joinTimeout)) {
+            say(out, "joined the overlay through " + bootstrap);
+        } else {
+            server.close();
+            alsoClose.close();
+            throw new CommandFailure("could not join the overlay through " + bootstrap + " within "
+                    + DurationConverter.format(joinTimeout) + ": check that a node runs there and that this machine can reach it"
+                    + " (address, firewall), or allow longer with --join-timeout");
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         ScheduledExecutorService statusTimer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "riptide-status");
@@ -52,10 +70,6 @@ final class RunningNode {
             stopped.countDown();
         }, "riptide-" + what + "-shutdown"));
 
-        say(out, what + " " + server.self().id() + " listening on " + server.address());
-        server.joined().thenRun(() -> say(out, bootstrap == null
-                ? "started a new overlay"
-                : "joined the overlay through " + bootstrap));
         statusTimer.scheduleAtFixedRate(() -> printStatus(server, out, extra), statusEvery.toMillis(), statusEvery.toMillis(),
                 TimeUnit.MILLISECONDS);
         // Runs until the shutdown hook closes the node; System.exit then completes after the hook.

@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 /** {@code riptide simulate <scenario> --seed S --out DIR [--key value ...]}: runs one named scenario. */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
         description = {"Runs a simulated experiment and writes result.json, CSV and charts to --out.",
-            "Options other than those below go to the scenario, as --key value (after the scenario name)."},
+            "Same seed, same results. Options other than those below go to the scenario, as --key value (after "
+            + "the scenario name)."},
         footerHeading = "%nScenarios:%n")
 final class SimulateCommand implements Callable<Integer> {
     private final Scenarios scenarios;
@@ -39,13 +40,13 @@ final class SimulateCommand implements Callable<Integer> {
             defaultValue = "1")
     private long seed;
 
-    @Option(names = "--out", paramLabel = "DIR", required = true, description = "Directory for the results (created if missing).")
+    @Option(names = "--out", paramLabel = "DIR", required = true, description = "Directory for the results, created if missing (required).")
     private Path out;
 
-    @Option(names = "--nodes", paramLabel = "N", description = "Number of simulated nodes (scenario default if absent).")
+    @Option(names = "--nodes", paramLabel = "N", description = "Number of simulated nodes (default: the scenario's own).")
     private Integer nodes;
 
-    @Parameters(paramLabel = "SCENARIO [--key value]...", arity = "1..*",
+    @Parameters(paramLabel = "SCENARIO [--key value]", arity = "1..*",
             description = "The scenario's name, then its own options.")
     private List<String> arguments = new ArrayList<>();
 
@@ -60,13 +61,33 @@ final class SimulateCommand implements Callable<Integer> {
         cl.setUnmatchedOptionsArePositionalParams(true);
         List<String> footer = new ArrayList<>();
         for (Scenario s : scenarios.all()) {
-            footer.add(String.format("  %-16s %s", s.name(), s.description()));
+            footer.addAll(wrap(String.format("  %-18s ", s.name()), s.description()));
         }
         footer.add("");
-        footer.add("Scenarios that build an overlay also take --hosts-per-stub N, --join-rate PER_S, --settle-s S and");
-        footer.add("--links true|false (queue messages between stubs on the 1.5 Mb/s stub uplinks; on by default for hit-latency).");
+        footer.addAll(wrap("", "Scenarios that build an overlay also take --hosts-per-stub N, --join-rate PER_S, --settle-s S and "
+                + "--links true|false (queue messages between stubs on the 1.5 Mb/s stub uplinks; on by default for hit-latency)."));
+        footer.add("");
+        footer.add("Example:");
+        footer.add("  riptide simulate topology --nodes 200 --out results/topology --samples 10000");
         cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
         return cl;
+    }
+
+    /** {@code text} after {@code first}, wrapped at 80 columns under its own start (picocli does not wrap footers). */
+    private static List<String> wrap(String first, String text) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder(first);
+        for (String word : text.split(" ")) {
+            if (line.length() > first.length() && line.length() + 1 + word.length() > 80) {
+                lines.add(line.toString());
+                line = new StringBuilder(" ".repeat(first.length()));
+            } else if (line.length() > first.length()) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        lines.add(line.toString());
+        return lines;
     }
 
     @Override

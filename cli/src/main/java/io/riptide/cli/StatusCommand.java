@@ -24,8 +24,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "status", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Asks a running node, gateway, cache manager or browser proxy how it is",
             "and prints a summary. A node must run with --admin-port; a browser proxy",
-            "answers on its own port. Exit codes: 0 it answered, 1 it did not (or",
-            "answered with an error), 2 usage error."})
+            "answers on its own port."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:it answered", "1:it did not answer, or answered with an error (the message says what to check)",
+            "2:usage or config error"},
+        footerHeading = "%nExamples:%n",
+        footer = {"  riptide status                          # the node on this machine's default admin port",
+            "  riptide status --admin 127.0.0.1:3128    # a browser proxy, on its own port",
+            "  riptide status --admin 10.0.0.5:8711 --json"})
 final class StatusCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

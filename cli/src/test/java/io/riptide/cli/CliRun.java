@@ -12,7 +12,11 @@ final class CliRun {
 
     /** Runs {@code riptide args...} and returns its exit code. */
     int run(String... args) {
-        CommandLine cl = Riptide.commandLine(Scenarios.builtIn(), false);
+        return run(Riptide.commandLine(Scenarios.builtIn(), false), args);
+    }
+
+    /** Runs {@code cl} with {@code args}, printing here, and returns its exit code. */
+    int run(CommandLine cl, String... args) {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         return cl.execute(args);

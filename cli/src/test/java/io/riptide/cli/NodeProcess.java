@@ -84,6 +84,15 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
+    /** The process's exit code once it has exited by itself, or an AssertionError after {@code timeout}. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError(name + " still running after " + timeout + "\nstdout:\n" + String.join("\n", lines())
+                    + "\nstderr:\n" + stderr());
+        }
+        return process.exitValue();
+    }
+
     /** Asks the node to stop as Ctrl-C would (SIGTERM); true if it exited in time. */
     boolean stop() throws InterruptedException {
         process.destroy();
