@@ -65,7 +65,12 @@ public final class MessageCodec {
 
     /** Reads a body written by {@link #encodeBody}; all of {@code in} must be consumed. */
     public WireMessage decodeBody(ByteBuf in) throws WireException {
-        WireReader reader = new WireReader(in);
+        return decodeBody(in, 0);
+    }
+
+    /** Reads a body nested {@code depth} messages deep inside another. */
+    WireMessage decodeBody(ByteBuf in, int depth) throws WireException {
+        WireReader reader = new WireReader(in, depth);
         int tag = reader.u16();
         Entry<?> entry = byTag.get(tag);
         if (entry == null) {

@@ -14,10 +14,23 @@ import java.util.List;
  * frame it already sent.
  */
 public final class WireReader {
+    /**
+     * How deep messages may nest (a routed hop carrying a locate carrying a client read is 3). Each
+     * level costs a peer a few bytes but costs the decoder stack frames, so without a bound one frame
+     * of nested headers could overflow the I/O thread's stack.
+     */
+    public static final int MAX_NESTING = 8;
+
     private final ByteBuf in;
+    private final int depth;
 
     public WireReader(ByteBuf in) {
+        this(in, 0);
+    }
+
+    WireReader(ByteBuf in, int depth) {
         this.in = in;
+        this.depth = depth;
     }
 
     /** Reads one field of a message. */
@@ -127,10 +140,13 @@ public final class WireReader {
 
     /** A nested message written by {@link WireWriter#message}. */
     public WireMessage message(MessageCodec codec) throws WireException {
+        if (depth >= MAX_NESTING) {
+            throw new WireException("messages nested more than " + MAX_NESTING + " deep");
+        }
         int length = i32();
         need(length, "nested message");
         ByteBuf slice = in.readSlice(length);
-        return codec.decodeBody(slice);
+        return codec.decodeBody(slice, depth + 1);
     }
 
     /** Fails unless the whole input was consumed: trailing bytes mean a malformed message. */

@@ -176,6 +176,33 @@ class WireTest {
     }
 
     @Test
+    void nestingUpToTheLimitDecodesAndOneLevelMoreIsRefused() throws WireException {
+        WireMessage deepest = Blob.of(new byte[] {1});
+        for (int i = 0; i < WireReader.MAX_NESTING; i++) {
+            deepest = new Envelope(i, deepest);
+        }
+        assertEquals(deepest, codec.decodeBody(body(deepest)));
+        WireMessage tooDeep = new Envelope(99, deepest);
+        ByteBuf b = body(tooDeep);
+        assertTrue(assertWire(() -> codec.decodeBody(b)).getMessage().contains("nested more than"));
+    }
+
+    @Test
+    void aFrameOfEndlesslyNestedHeadersIsRefusedWithoutExhaustingTheStack() {
+        // 200,000 envelopes in 1.6 MB, built inside out as a hostile peer would write them: decoding
+        // them one level per stack frame would overflow the thread's stack long before the end.
+        ByteBuf b = buffer();
+        int levels = 200_000;
+        int innermost = 2 + 4 + 1;
+        b.ensureWritable(levels * 8 + innermost);
+        for (int i = 0; i < levels; i++) {
+            b.writeShort(ENVELOPE).writeShort(0).writeInt(8 * (levels - 1 - i) + innermost);
+        }
+        b.writeShort(BLOB).writeInt(1).writeByte(7);
+        assertTrue(assertWire(() -> codec.decodeBody(b)).getMessage().contains("nested more than"));
+    }
+
+    @Test
     void truncatedFieldsAreRefused() {
         assertWire(() -> new WireReader(bytes()).u8());
         assertWire(() -> new WireReader(bytes(1)).u16());
