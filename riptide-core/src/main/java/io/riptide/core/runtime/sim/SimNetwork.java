@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 
@@ -39,6 +40,7 @@ public final class SimNetwork {
     // cost more than the simulation itself, and each one is released in the same method.
     private final UnpooledByteBufAllocator unpooledUntracked = new UnpooledByteBufAllocator(false, true);
     private MessageCodec wireCheck;
+    private Consumer<WireMessage> tap = m -> { };
     private long messagesSent;
     private long messagesDropped;
     // Link queueing (null: latency only). freeAt[l] is when link l finishes what it has been given.
@@ -161,6 +163,11 @@ public final class SimNetwork {
         this.wireCheck = codec;
     }
 
+    /** Shows every message sent (before loss or delivery) to {@code tap}: for traces and wire-format tests. */
+    public void tap(Consumer<WireMessage> tap) {
+        this.tap = tap;
+    }
+
     /** Models work handed to {@code stage} as taking {@code nanos} of virtual time. */
     public void setStageServiceTime(String stage, long nanos) {
         stageServiceNanos.put(stage, nanos);
@@ -227,6 +234,7 @@ public final class SimNetwork {
             return;
         }
         messagesSent++;
+        tap.accept(message);
         WireMessage delivered = wireCheck == null ? message : roundTrip(message);
         int fromVertex = from.self().address().port();
         int toVertex = to.port();
