@@ -1,14 +1,30 @@
 package io.riptide.dolr.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.wire.Frames;
+import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireException;
+import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.transport.Cluster.Node;
 import io.riptide.dolr.transport.Inbox.Received;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Arrays;
 import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.AfterEach;
@@ -136,6 +152,72 @@ class HostilePeerTest {
             assertTrue(peer.closedByServerWithin(WAIT), "server closed the connection");
         }
         assertEquals(1, server.metrics().handshakesFailed());
+    }
+
+    @Test
+    void aDiallerRefusesAServerWhoseProofIsForgedAndSendsItNothing() throws Exception {
+        // The handshake protects both ends: a node that dials an impostor must not believe it either.
+        SigningKey claimed = cluster.newKey();
+        SigningKey forger = cluster.newKey();
+        MessageCodec handshake = HandshakeCodec.create();
+        try (ServerSocket impostor = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            impostor.setSoTimeout((int) WAIT.toMillis());
+            NodeAddress at = new NodeAddress(Cluster.HOST, impostor.getLocalPort());
+            server.transport().send(at, new Ping(7, new byte[0]));
+            try (Socket s = impostor.accept()) {
+                s.setSoTimeout((int) WAIT.toMillis());
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                OutputStream out = s.getOutputStream();
+                byte[] serverNonce = new byte[Hello.NONCE_BYTES];
+                serverNonce[0] = 9;
+                out.write(RawPeer.frame(handshake, new Hello(serverNonce)));
+                Hello clientHello = (Hello) readFrame(in, handshake);
+                byte[] transcript = Transcript.of(Role.SERVER, clientHello.nonce(), serverNonce, claimed.publicKey(), at);
+                out.write(RawPeer.frame(handshake, new Proof(claimed.publicKey(), at, forger.sign(transcript))));
+                out.flush();
+                // Whatever the dialler still sends before it hangs up, the ping must not be among it.
+                List<String> received = new ArrayList<>();
+                try {
+                    while (true) {
+                        int length = in.readInt();
+                        byte[] frame = in.readNBytes(length);
+                        received.add(HexFormat.of().formatHex(frame));
+                    }
+                } catch (EOFException | java.net.SocketException e) {
+                    // The dialler hung up, as it must.
+                }
+                MessageCodec pings = Ping.codec();
+                for (String hex : received) {
+                    ByteBuf buf = Unpooled.wrappedBuffer(HexFormat.of().parseHex(hex));
+                    try {
+                        assertFalse(decodes(pings, buf), "the impostor was sent a node message: " + hex);
+                    } finally {
+                        buf.release();
+                    }
+                }
+            }
+        }
+        Await.until(WAIT, "the forged server proof counted", () -> server.metrics().handshakesFailed() == 1);
+        assertServesLegitimatePeer();
+    }
+
+    private static WireMessage readFrame(DataInputStream in, MessageCodec codec) throws Exception {
+        int length = in.readInt();
+        ByteBuf buf = Unpooled.wrappedBuffer(in.readNBytes(length));
+        try {
+            return Frames.decode(codec, buf);
+        } finally {
+            buf.release();
+        }
+    }
+
+    private static boolean decodes(MessageCodec codec, ByteBuf frame) {
+        try {
+            Frames.decode(codec, frame);
+            return true;
+        } catch (WireException e) {
+            return false;
+        }
     }
 
     private void assertRefused(ToLongFunction<TransportMetrics> counter, byte[] bytes) throws Exception {
