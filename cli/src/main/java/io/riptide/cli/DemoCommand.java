@@ -25,12 +25,15 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Starts a small Riptide on loopback and shows it serving a page.",
-            "Overlay nodes (real TCP), a gateway, a sample web site and the browser proxy on 127.0.0.1:3128. "
+            "Overlay nodes (real TCP), a gateway, two cache managers, a sample web site and the browser proxy on 127.0.0.1:3128. "
             + "Shows a page served first from the origin, then from the overlay, prints what to try, and keeps "
             + "running until Ctrl-C (or --duration)."},
         footerHeading = "%nExamples:%n",
         footer = {"  riptide demo", "  riptide demo --nodes 3 --duration 60s"})
 final class DemoCommand implements Callable<Integer> {
+    /** Two, so a newcomer sees hints go to whichever is nearest with nothing configured. */
+    private static final int CACHE_MANAGERS = 2;
+
     @Spec
     private CommandSpec spec;
 
@@ -63,7 +66,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
-        say(out, "Starting a small Riptide on loopback: " + nodes + " storage nodes, a gateway and the browser proxy...");
+        say(out, "Starting a small Riptide on loopback: " + nodes + " storage nodes, a gateway, " + CACHE_MANAGERS
+                + " cache managers and the browser proxy...");
         CountDownLatch stop = new CountDownLatch(1);
         try (SampleSite site = new SampleSite(0); LoopbackRiptide riptide = startRiptide(out)) {
             Thread hook = new Thread(stop::countDown, "riptide-demo-shutdown");
@@ -92,11 +96,11 @@ final class DemoCommand implements Callable<Integer> {
 
     private LoopbackRiptide startRiptide(PrintWriter out) throws InterruptedException {
         try {
-            return new LoopbackRiptide(nodes, proxyPort);
+            return new LoopbackRiptide(nodes, CACHE_MANAGERS, proxyPort);
         } catch (RuntimeException e) {
             if (proxyPort != 0 && causedBy(e, BindException.class)) {
                 say(out, "Port " + proxyPort + " is taken; the proxy takes a free port instead.");
-                return new LoopbackRiptide(nodes, 0);
+                return new LoopbackRiptide(nodes, CACHE_MANAGERS, 0);
             }
             throw e;
         }
@@ -117,6 +121,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         say(out, String.format("  gateway  %s  %s  (provider key %s)", riptide.gateway().self().id().shortHex(),
                 riptide.gateway().address(), riptide.provider().publicKey()));
+        for (OverlayServer m : riptide.cacheManagers()) {
+            say(out, String.format("  manager  %s  %s  (takes the proxy's hints when it is the nearest)", m.self().id().shortHex(), m.address()));
+        }
         String proxy = "http://127.0.0.1:" + riptide.proxyAddress().getPort();
         say(out, "  proxy    " + proxy + "  (status " + proxy + "/status, PAC " + proxy + "/proxy.pac)");
         say(out, "  site     " + site.url("/") + "  (a sample page with a picture, a style sheet and a script)");

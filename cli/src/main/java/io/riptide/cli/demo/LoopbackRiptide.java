@@ -29,12 +29,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A whole small Riptide on loopback, in one process: storage nodes over real TCP, a gateway with a
- * real origin fetcher, a cache manager taking the proxy's hints, and the browser proxy reading
- * through the overlay. The demo and the
- * benchmarks run it.
+ * real origin fetcher, cache managers taking the proxy's hints (the nearest one gets each hint, by
+ * anycast), and the browser proxy reading through the overlay. The demo and the benchmarks run it.
  */
 public final class LoopbackRiptide implements AutoCloseable {
     /** Maintenance fast enough that failures are noticed within a demo's patience. */
@@ -46,14 +46,23 @@ public final class LoopbackRiptide implements AutoCloseable {
     private final OriginFetcher fetcher;
     private final List<OverlayServer> nodes = new ArrayList<>();
     private final OverlayServer gateway;
-    private OverlayServer cacheManager;
-    private final CacheManager[] managerAgent = new CacheManager[1];
+    private final List<OverlayServer> cacheManagers = new ArrayList<>();
+    // One holder per manager: each agent is made on its node's start, possibly on another thread.
+    private final List<AtomicReference<CacheManager>> managerAgents = new ArrayList<>();
     private final Gateway[] gatewayAgent = new Gateway[1];
     private final RiptideProxy proxy;
     private final HttpClient browser;
 
-    /** Starts {@code storageNodes} nodes, a gateway, and the proxy on {@code proxyPort} of 127.0.0.1 (0: any free port). */
+    /** Starts {@code storageNodes} nodes, a gateway, a cache manager, and the proxy on {@code proxyPort} of 127.0.0.1 (0: any free port). */
     public LoopbackRiptide(int storageNodes, int proxyPort) throws InterruptedException {
+        this(storageNodes, 1, proxyPort);
+    }
+
+    /** As {@link #LoopbackRiptide(int, int)} with {@code managers} cache managers (at least one). */
+    public LoopbackRiptide(int storageNodes, int managers, int proxyPort) throws InterruptedException {
+        if (managers < 1) {
+            throw new IllegalArgumentException("at least one cache manager, not " + managers);
+        }
         group = new NioEventLoopGroup(Math.min(4, 2 * Runtime.getRuntime().availableProcessors()));
         fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withRate(10_000, 10_000), OriginTls.systemDefault(),
                 Clock.systemUTC());
@@ -71,10 +80,14 @@ public final class LoopbackRiptide implements AutoCloseable {
                 gatewayAgent[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, GatewayConfig.defaults()).apply(n);
                 return gatewayAgent[0];
             }, DolrCodec.create()), group);
-            cacheManager = OverlayServer.start(settings(random, first.address()).withApplication(n -> {
-                managerAgent[0] = (CacheManager) CacheManager.factory(provider.publicKey(), CacheManagerConfig.defaults()).apply(n);
-                return managerAgent[0];
-            }, DolrCodec.create()), group);
+            for (int i = 0; i < managers; i++) {
+                AtomicReference<CacheManager> agent = new AtomicReference<>();
+                managerAgents.add(agent);
+                cacheManagers.add(OverlayServer.start(settings(random, first.address()).withApplication(n -> {
+                    agent.set((CacheManager) CacheManager.factory(provider.publicKey(), CacheManagerConfig.defaults()).apply(n));
+                    return agent.get();
+                }, DolrCodec.create()), group));
+            }
             for (OverlayServer s : all()) {
                 if (!s.awaitJoined(Duration.ofSeconds(20))) {
                     throw new IllegalStateException("node " + s.address() + " did not join");
@@ -101,9 +114,7 @@ public final class LoopbackRiptide implements AutoCloseable {
         if (gateway != null) {
             all.add(gateway);
         }
-        if (cacheManager != null) {
-            all.add(cacheManager);
-        }
+        all.addAll(cacheManagers);
         return all;
     }
 
@@ -120,14 +131,28 @@ public final class LoopbackRiptide implements AutoCloseable {
         return gatewayAgent[0];
     }
 
-    /** The cache manager agent (use it on its node's loop, e.g. through {@code cacheManager().call}). */
+    /** The first cache manager's agent (use it on its node's loop, e.g. through {@code cacheManager().call}). */
     public CacheManager cacheManagerAgent() {
-        return managerAgent[0];
+        return agentOf(cacheManager());
     }
 
-    /** The cache manager's node. */
+    /** The first cache manager's node. */
     public OverlayServer cacheManager() {
-        return cacheManager;
+        return cacheManagers.get(0);
+    }
+
+    /** Every cache manager's node, in the order they started. */
+    public List<OverlayServer> cacheManagers() {
+        return List.copyOf(cacheManagers);
+    }
+
+    /** The agent running on cache manager node {@code node}. */
+    public CacheManager agentOf(OverlayServer node) {
+        int i = cacheManagers.indexOf(node);
+        if (i < 0) {
+            throw new IllegalArgumentException(node.self() + " runs no cache manager here");
+        }
+        return managerAgents.get(i).get();
     }
 
     public SigningKey provider() {
