@@ -3,38 +3,24 @@ package io.riptide.proxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.http.CanonicalUrl;
-import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
-import io.riptide.core.object.CachedCopy;
-import io.riptide.core.object.ObjectCertificate;
 import io.riptide.core.object.ObjectNames;
-import io.riptide.core.object.StoredResponse;
-import io.riptide.core.object.WebObject;
-import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.testing.Await;
 import io.riptide.core.wire.WireMessage;
-import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
-import io.riptide.dolr.server.OverlayServer;
-import io.riptide.dolr.server.ServerSettings;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -74,40 +60,24 @@ class LatencyHintTest {
 
     @Test
     void aHitSlowerThanTheThresholdSendsALatencyHintAndAFastOneDoesNot() throws Exception {
-        SigningKey provider = SigningKey.generate(new SecureRandom());
-        Id service = ObjectNames.cacheManagerGuid(provider.publicKey());
         RecordingManager[] manager = new RecordingManager[1];
         try (TestOrigin origin = new TestOrigin().route("/page", x -> TestOrigin.send(x, 200, "from the origin"));
-                OverlayServer node = OverlayServer.start(ServerSettings.of(SigningKey.generate(new SecureRandom()),
-                        new NodeAddress("127.0.0.1", 0)).withApplication(n -> manager[0] = new RecordingManager(n, service),
-                        DolrCodec.create()))) {
-            assertTrue(node.awaitJoined(Duration.ofSeconds(10)));
-            String url = CanonicalUrl.of(origin.url("/page")).value();
-            Id guid = ObjectNames.objectGuid(provider.publicKey(), url, "");
-            StoredResponse stored = new StoredResponse(200, "OK", Headers.of("Cache-Control", "max-age=600",
-                    "Content-Type", "text/plain"), "from the overlay".getBytes(StandardCharsets.UTF_8));
-            long now = System.currentTimeMillis();
-            ObjectCertificate cert = ObjectCertificate.sign(provider, url, "", 1, stored, now, now, 600);
-            assertTrue(node.storeReplica(guid, new CachedCopy(new WebObject(cert, stored), Optional.empty()).toBytes())
-                    .get(5, TimeUnit.SECONDS));
+                OneNodeOverlay overlay = new OneNodeOverlay((n, provider) ->
+                        manager[0] = new RecordingManager(n, ObjectNames.cacheManagerGuid(provider)))) {
+            Id guid = overlay.store(origin.url("/page"), "from the overlay");
             OverlayCacheConfig defaults = OverlayCacheConfig.defaults();
             OverlayCacheConfig config = new OverlayCacheConfig(defaults.ttl(), SLOW_HIT, defaults.hintInterval(),
                     defaults.maxBodyBytes(), defaults.verifyQueue());
-            try (RiptideProxy proxy = RiptideProxy.start(ProxyConfig.builder().port(0).build(), List.of(node.address()),
-                    provider.publicKey(), config)) {
-                assertTrue(proxy.awaitAttached(Duration.ofSeconds(10)));
+            try (RiptideProxy proxy = overlay.proxy(config)) {
                 HttpClient client = HttpClient.newBuilder().proxy(ProxySelector.of(proxy.server().address())).build();
                 HttpRequest get = HttpRequest.newBuilder(URI.create(origin.url("/page"))).timeout(Duration.ofSeconds(20)).build();
 
                 HttpResponse<String> fast = client.send(get, HttpResponse.BodyHandlers.ofString());
                 assertEquals("riptide; hit", fast.headers().firstValue("Cache-Status").orElse(""), fast.headers().map().toString());
 
-                // The access node's loop is busy for longer than the threshold, so the read waits for it (well
-                // within the 3 s read deadline, after which it would be a miss instead).
-                node.call(n -> {
-                    sleep(SLOW_HIT.toMillis() + 500);
-                    return null;
-                });
+                // The access node is busy for longer than the threshold, so the read waits for it (well within the
+                // 3 s read deadline, after which it would be a miss instead).
+                overlay.busyFor(SLOW_HIT.plusMillis(500));
                 HttpResponse<String> slow = client.send(get, HttpResponse.BodyHandlers.ofString());
                 assertEquals("riptide; hit", slow.headers().firstValue("Cache-Status").orElse(""), slow.headers().map().toString());
                 assertEquals("from the overlay", slow.body());
@@ -116,19 +86,11 @@ class LatencyHintTest {
                 // The fast hit's hint, had there been one, was sent earlier over the same connection and would be here.
                 assertEquals(1, manager[0].hints.size(), "only the slow hit is hinted: " + manager[0].hints);
                 LatencyHint hint = manager[0].hints.get(0);
-                assertEquals(url, hint.url());
+                assertEquals(CanonicalUrl.of(origin.url("/page")).value(), hint.url());
                 assertEquals(guid, hint.guid());
                 assertTrue(hint.latencyMicros() >= SLOW_HIT.toNanos() / 1000, "reported latency " + hint.latencyMicros() + " µs");
                 assertEquals(0, origin.requests.get(), "both hits came from the overlay");
             }
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }
