@@ -36,12 +36,14 @@ class ProxyProcessTest {
     @Test
     void theProxyProcessServesAMissThenAnOverlayHit() throws Exception {
         try (SampleSite site = new SampleSite(0); LoopbackRiptide overlay = new LoopbackRiptide(3, 0);
-                NodeProcess proxy = NodeProcess.command("proxy", dir, "proxy", "--port", "0",
+                NodeProcess proxy = NodeProcess.command("proxy", dir, "proxy", "--port", "0", "--read-deadline", "2s",
                         "--seed", overlay.storageNodes().get(0).address().toString(),
                         "--provider", overlay.provider().publicKey().toString())) {
             Matcher m = LISTENING.matcher(proxy.await(l -> LISTENING.matcher(l).matches(), "its address", WAIT));
             assertTrue(m.matches());
-            proxy.await(l -> l.startsWith("reading the cache through the overlay via "), "that it reached the overlay", WAIT);
+            String attached = proxy.await(l -> l.startsWith("reading the cache through the overlay via "), "that it reached the overlay",
+                    WAIT);
+            assertTrue(attached.endsWith(", waiting at most 2s for a read"), attached);
             HttpClient client = HttpClient.newBuilder()
                     .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1))))).build();
             URI page = URI.create(site.url("/index.html"));
