@@ -13,12 +13,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code java -jar riptide-browser-proxy.jar} and {@code riptide proxy}: the browser proxy a user
@@ -32,6 +36,9 @@ import picocli.CommandLine.Spec;
         footer = {"  riptide proxy --seed 10.0.0.1:7101 --provider ed25519:BASE64",
             "  then point the browser at http://127.0.0.1:3128/proxy.pac"})
 public final class ProxyMain implements Callable<Integer> {
+    // Longer, and every page behind a dead access node would hang for it before the origin is asked.
+    private static final Duration MAX_READ_DEADLINE = Duration.ofMinutes(1);
+
     @Spec
     private CommandSpec spec;
 
@@ -55,6 +62,11 @@ public final class ProxyMain implements Callable<Integer> {
             description = "Hop budget of an overlay read before the origin is used (default: ${DEFAULT-VALUE}).")
     private int ttl;
 
+    @Option(names = "--read-deadline", paramLabel = "DURATION", defaultValue = "3s", converter = DurationText.class,
+            description = "How long an overlay read may wait for its access node before the origin is used and that node "
+                + "is dropped, as 500ms, 3s, ... (default: ${DEFAULT-VALUE}).")
+    private Duration readDeadline;
+
     @Option(names = "--pass-through", description = "Never look anything up: measures the proxy's own overhead (default: off).")
     private boolean passThrough;
 
@@ -71,6 +83,10 @@ public final class ProxyMain implements Callable<Integer> {
         if (ttl < 1 || ttl > 64) {
             throw new ParameterException(spec.commandLine(), "--ttl must be between 1 and 64, got " + ttl);
         }
+        if (readDeadline.compareTo(Duration.ofMillis(1)) < 0 || readDeadline.compareTo(MAX_READ_DEADLINE) > 0) {
+            throw new ParameterException(spec.commandLine(), "--read-deadline must be between 1ms and 1m, got "
+                    + DurationText.format(readDeadline));
+        }
         List<NodeAddress> seedAddresses = new ArrayList<>();
         for (String s : seeds) {
             try {
@@ -85,7 +101,7 @@ public final class ProxyMain implements Callable<Integer> {
         }
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
         cacheConfig = new OverlayCacheConfig(ttl, cacheConfig.slowHit(), cacheConfig.hintInterval(), cacheConfig.maxBodyBytes(),
-                cacheConfig.verifyQueue());
+                cacheConfig.verifyQueue(), readDeadline);
         RiptideProxy proxy = RiptideProxy.start(ProxyConfig.builder().host(host).port(port).passThrough(passThrough).build(),
                 seedAddresses, trusted, cacheConfig);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -101,7 +117,8 @@ public final class ProxyMain implements Callable<Integer> {
         if (!proxy.hasOverlay()) {
             say(out, "no overlay behind it: every request goes to the origin");
         } else if (proxy.awaitAttached(Duration.ofSeconds(10))) {
-            say(out, "reading the cache through the overlay via " + seedAddresses);
+            say(out, "reading the cache through the overlay via " + seedAddresses + ", waiting at most "
+                    + DurationText.format(readDeadline) + " for a read");
         } else {
             say(out, "no overlay node answered yet; requests go to the origin until one does");
         }
@@ -131,5 +148,33 @@ public final class ProxyMain implements Callable<Integer> {
     private static void say(PrintWriter out, String line) {
         out.println(line);
         out.flush();
+    }
+
+    /**
+     * Durations as people type them ({@code 500ms}, {@code 3s}, {@code 2m}, {@code 1h}), read as the other
+     * {@code riptide} commands read them; kept here because the proxy's own jar runs without the cli module.
+     */
+    static final class DurationText implements ITypeConverter<Duration> {
+        private static final Pattern FORM = Pattern.compile("(\\d{1,12})(ms|s|m|h)?");
+
+        @Override
+        public Duration convert(String value) {
+            Matcher m = FORM.matcher(value.strip());
+            if (!m.matches()) {
+                throw new TypeConversionException("expected a duration such as 500ms, 10s, 2m or 1h, got '" + value + "'");
+            }
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2) == null ? "s" : m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofSeconds(n);
+            };
+        }
+
+        /** The duration as a person would type it back: {@code 200ms}, {@code 3s}. */
+        static String format(Duration d) {
+            return d.toMillis() % 1000 != 0 || d.isZero() ? d.toMillis() + "ms" : d.toSeconds() + "s";
+        }
     }
 }

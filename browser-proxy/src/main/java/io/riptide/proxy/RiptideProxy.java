@@ -33,7 +33,7 @@ public final class RiptideProxy implements AutoCloseable {
         if (seeds.isEmpty() || provider == null || config.passThrough()) {
             return new RiptideProxy(null, null, ProxyServer.start(config, CacheLookup.NONE));
         }
-        OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds, Duration.ofSeconds(3));
+        OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds, cacheConfig.readDeadline());
         OverlayCacheLookup cache = new OverlayCacheLookup(client, provider, cacheConfig, Clock.systemUTC());
         try {
             ProxyServer server = ProxyServer.start(config.toBuilder().accessNodes(cache::accessNodes).build(), cache);

@@ -12,12 +12,15 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Raw sockets to the proxy: pipelining, malformed input, CONNECT tunnels and the proxy's own pages. */
+/** Raw sockets to the proxy: pipelining, keep-alive, malformed and oversized input, vanishing clients, CONNECT tunnels and the proxy's own pages. */
 @Timeout(30)
 class RawProtocolTest {
     private TestOrigin origin;
@@ -135,6 +138,124 @@ class RawProtocolTest {
             other.send(get("/third"));
             assertEquals("three", other.read().body());
         }
+    }
+
+    @Test
+    void aDeclaredBodyOverTheLimitGets413AndOnlyItsOwnConnectionEnds() throws Exception {
+        try (ProxyServer small = ProxyServer.start(ProxyConfig.builder().port(0).maxRequestBodyBytes(1000).build(), CacheLookup.NONE);
+                RawClient other = new RawClient(small.address());
+                RawClient big = new RawClient(small.address())) {
+            // In flight on another connection while the refusal happens (the origin takes 300 ms over it).
+            other.send(get("/first"));
+            big.send("POST " + origin.url("/echo") + " HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "b".repeat(5000)
+                    + get("/second"));
+            RawClient.Response r = big.read();
+            assertEquals(413, r.status());
+            assertTrue(r.header("content-type").startsWith("text/plain"), r.headers().toString());
+            assertEquals("the request body is larger than this proxy forwards (1000 bytes)\n", r.body());
+            assertEquals("close", r.header("connection"));
+            // The pipelined GET after it is not answered: the connection ends with the refusal.
+            assertTrue(big.closedByPeer());
+            assertEquals("one", other.read().body());
+            other.send(get("/third"));
+            assertEquals("three", other.read().body());
+            // Neither the refused POST nor the GET behind it reached the origin.
+            assertEquals(2, origin.requests.get());
+        }
+    }
+
+    @Test
+    void aChunkedBodyGrowingPastTheLimitGets413AndTheOriginRequestIsDropped() throws Exception {
+        CountDownLatch originReceiving = new CountDownLatch(1);
+        CountDownLatch originCutOff = new CountDownLatch(1);
+        origin.route("/upload", x -> {
+            originReceiving.countDown();
+            try {
+                x.getRequestBody().readAllBytes();
+            } catch (IOException cut) {
+                originCutOff.countDown();
+                throw cut;
+            }
+            TestOrigin.send(x, 200, "took it all");
+        });
+        try (ProxyServer small = ProxyServer.start(ProxyConfig.builder().port(0).maxRequestBodyBytes(1000).build(), CacheLookup.NONE);
+                RawClient c = new RawClient(small.address())) {
+            String chunk = Integer.toHexString(600) + "\r\n" + "c".repeat(600) + "\r\n";
+            c.send("POST " + origin.url("/upload") + " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk);
+            // The head and first chunk go up before the proxy can know how long the body will be; the second crosses the limit.
+            assertTrue(originReceiving.await(10, TimeUnit.SECONDS), "the origin got the request head");
+            c.send(chunk);
+            RawClient.Response r = c.read();
+            assertEquals(413, r.status());
+            assertEquals("the request body is larger than this proxy forwards (1000 bytes)\n", r.body());
+            assertTrue(c.closedByPeer());
+            assertTrue(originCutOff.await(10, TimeUnit.SECONDS), "the origin saw its request cut off");
+            try (RawClient next = new RawClient(small.address())) {
+                next.send(get("/second"));
+                assertEquals("two", next.read().body());
+            }
+        }
+    }
+
+    @Test
+    void aClientVanishingMidBodyAbortsTheOriginRequest() throws Exception {
+        CountDownLatch originReceiving = new CountDownLatch(1);
+        CountDownLatch originCutOff = new CountDownLatch(1);
+        AtomicInteger originGotAll = new AtomicInteger();
+        origin.route("/upload", x -> {
+            InputStream in = x.getRequestBody();
+            byte[] buffer = new byte[8192];
+            long total = 0;
+            try {
+                for (int n; (n = in.read(buffer)) != -1; ) {
+                    total += n;
+                    originReceiving.countDown();
+                }
+            } catch (IOException cut) {
+                originCutOff.countDown();
+                throw cut;
+            }
+            if (total < 1_000_000) {
+                originCutOff.countDown(); // ended early without an error: cut off all the same
+            } else {
+                originGotAll.incrementAndGet();
+            }
+            TestOrigin.send(x, 200, "got " + total);
+        });
+        try (RawClient other = new RawClient(proxy.address())) {
+            try (RawClient vanishing = new RawClient(proxy.address())) {
+                vanishing.send("POST " + origin.url("/upload") + " HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n"
+                        + "v".repeat(20_000));
+                assertTrue(originReceiving.await(10, TimeUnit.SECONDS), "the origin started receiving the body");
+            }
+            // Without the abort the origin would wait for the other 980,000 bytes until the idle timeout (60 s).
+            assertTrue(originCutOff.await(10, TimeUnit.SECONDS), "the origin saw its request cut off");
+            assertEquals(0, originGotAll.get());
+            other.send(get("/second"));
+            assertEquals("two", other.read().body());
+        }
+    }
+
+    @Test
+    void keepAliveCarriesSequentialRequestsOverOneConnectionEachSide() throws Exception {
+        try (RawClient c = new RawClient(proxy.address())) {
+            for (int i = 0; i < 6; i++) {
+                if (i % 2 == 0) {
+                    c.send(get("/second"));
+                    assertEquals("two", c.read().body(), "response " + i);
+                } else {
+                    String body = "body " + i;
+                    c.send("POST " + origin.url("/echo") + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n"
+                            + body);
+                    RawClient.Response r = c.read();
+                    assertEquals(body, r.body(), "response " + i);
+                    assertTrue(r.header("connection") == null, "no Connection: close in " + r.headers());
+                }
+            }
+        }
+        assertEquals(6, origin.requests.get());
+        assertEquals(1, origin.connections.size(), "origin saw connections from ports " + origin.connections);
+        assertEquals(1, proxy.stats().upstreamConnectionsOpened());
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.riptide.cli.bench.PlaceholderProxy;
 import io.riptide.cli.bench.SquidProxy;
+import io.riptide.cli.bench.SquidRequired;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code riptide bench proxy-overhead} and {@code hit-throughput} run end to end and write their contract fields;
- * the test stand-in proxy takes the browser proxy's place until it lands.
+ * {@code riptide bench proxy-overhead} and {@code hit-throughput} run end to end and write their contract fields,
+ * measuring Riptide's proxy and a test stand-in (which checks the harness apart from the proxy). Squid must be
+ * installed, unless {@code RIPTIDE_NO_SQUID=1} opts out of comparing with it.
  */
 @Timeout(120)
 class BenchProxyTest {
@@ -48,7 +50,7 @@ class BenchProxyTest {
     void proxyOverheadMeasuresEveryRouteAtEverySizeAndCarriesThePaperTable() throws Exception {
         assertEquals(0, runWithPlaceholder("proxy-overhead", "--out", dir.toString(), "--requests", "20"), err.toString());
         JsonNode json = result();
-        boolean squid = SquidProxy.binary().isPresent();
+        boolean squid = SquidRequired.installed();
         assertEquals(SIZES.size(), json.get("rows").size(), json.toString());
         for (int i = 0; i < SIZES.size(); i++) {
             JsonNode row = json.get("rows").get(i);
@@ -57,11 +59,14 @@ class BenchProxyTest {
                 assertTrue(row.get(field).asDouble() > 0, field + " in " + row);
             }
             assertTrue(row.get("direct_p99_ms").asDouble() >= row.get("direct_p50_ms").asDouble(), row.toString());
-            assertEquals(squid, row.get("squid_p50_ms").isNumber(), "squid installed: " + squid + ", row " + row);
-            assertEquals(squid, row.get("squid_added_p50_ms").isNumber(), row.toString());
+            for (String field : List.of("squid_p50_ms", "squid_p99_ms", "squid_added_p50_ms")) {
+                assertEquals(squid, row.get(field).isNumber(), field + " with squid installed: " + squid + ", row " + row);
+            }
             assertTrue(row.get("proxy_added_p50_ms").isNumber(), row.toString());
         }
         assertEquals("placeholder", json.get("proxy").asText());
+        assertEquals(squid ? "cache off" : "unavailable", json.get("squid").asText());
+        assertTargetMetFollowsFromTheRows(json);
         assertEquals(6, json.get("paper_rows").size());
         assertEquals(1.35, json.get("paper_rows").get(0).get("direct_mean_ms").asDouble());
         assertEquals(63.35, json.get("paper_rows").get(5).get("proxy_mean_ms").asDouble());
@@ -81,8 +86,37 @@ class BenchProxyTest {
         for (JsonNode row : json.get("rows")) {
             assertTrue(row.get("proxy_p50_ms").asDouble() > 0, row.toString());
             assertTrue(row.get("proxy_added_p50_ms").isNumber(), row.toString());
+            assertEquals(SquidRequired.installed(), row.get("squid_added_p50_ms").isNumber(), row.toString());
         }
-        assertTrue(json.get("target_met").isBoolean());
+        assertTargetMetFollowsFromTheRows(json);
+    }
+
+    /**
+     * The verdict is the rows' own: at every size the proxy adds no more than the target up to 10 KB and less than
+     * Squid adds; without Squid's figures it cannot be met.
+     */
+    private static void assertTargetMetFollowsFromTheRows(JsonNode json) {
+        assertTrue(json.get("target_met").isBoolean(), json.toString());
+        double target = json.get("target").get("proxy_added_p50_ms_at_most").asDouble();
+        long upTo = json.get("target").get("up_to_size").asLong();
+        assertEquals(0.25, target);
+        assertEquals(10240, upTo);
+        boolean met = json.get("rows").size() > 0;
+        for (JsonNode row : json.get("rows")) {
+            JsonNode proxyAdds = row.get("proxy_added_p50_ms");
+            JsonNode squidAdds = row.get("squid_added_p50_ms");
+            // Each figure is checked against the row's latencies too (to the six digits the JSON keeps), so a wrong
+            // subtraction cannot pass as a verdict.
+            assertEquals(row.get("proxy_p50_ms").asDouble() - row.get("direct_p50_ms").asDouble(), proxyAdds.asDouble(), 1e-4, row.toString());
+            if (squidAdds.isNumber()) {
+                assertEquals(row.get("squid_p50_ms").asDouble() - row.get("direct_p50_ms").asDouble(), squidAdds.asDouble(), 1e-4,
+                        row.toString());
+            }
+            met &= proxyAdds.isNumber() && squidAdds.isNumber()
+                    && (row.get("size").asLong() > upTo || proxyAdds.asDouble() <= target)
+                    && proxyAdds.asDouble() < squidAdds.asDouble();
+        }
+        assertEquals(met, json.get("target_met").asBoolean(), "target_met must follow from the rows: " + json);
     }
 
     @Test

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * Headless Chromium for tests: loads one URL through an HTTP proxy and returns the DOM after the page's load
- * event, or saves a screenshot. Each run gets a fresh profile and is killed at its timeout. Proxied tests skip where
- * Chromium is absent, direct ones fail unless RIPTIDE_NO_BROWSER=1; CI installs it ({@code .ci/run}).
+ * event, or saves a screenshot. Each run gets a fresh profile and is killed at its timeout. Where Chromium is absent
+ * the test fails, so a CI without it cannot go green unseen, unless RIPTIDE_NO_BROWSER=1 says to skip browser tests
+ * here; CI installs it ({@code .ci/run}).
  */
 final class HeadlessChromium {
     private static final List<String> KNOWN_PLACES = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser");
@@ -33,11 +34,12 @@ final class HeadlessChromium {
         this.windowSize = windowSize;
     }
 
-    /** Chromium sending every request, loopback ones included, through {@code proxy}; skips the test if not installed. */
+    /**
+     * Chromium sending every request, loopback ones included, through {@code proxy}. Fails the test if Chromium is
+     * missing, unless {@code RIPTIDE_NO_BROWSER=1} says to skip browser tests here.
+     */
     static HeadlessChromium throughProxy(InetSocketAddress proxy, Duration timeout) {
-        Optional<Path> binary = KNOWN_PLACES.stream().map(Path::of).filter(Files::isExecutable).findFirst();
-        Assumptions.assumeTrue(binary.isPresent(), "chromium is not installed here (CI installs it in .ci/run)");
-        return new HeadlessChromium(binary.get(), proxy, timeout, "800,600");
+        return new HeadlessChromium(binary(), proxy, timeout, "800,600");
     }
 
     /**
@@ -45,13 +47,18 @@ final class HeadlessChromium {
      * missing, unless {@code RIPTIDE_NO_BROWSER=1} says to skip browser tests here.
      */
     static HeadlessChromium direct(Duration timeout) {
+        return new HeadlessChromium(binary(), null, timeout, "1200,900");
+    }
+
+    /** The installed binary; a missing one fails the test, or skips it where RIPTIDE_NO_BROWSER=1 was chosen. */
+    private static Path binary() {
         Optional<Path> binary = KNOWN_PLACES.stream().map(Path::of).filter(Files::isExecutable).findFirst();
         if (binary.isEmpty()) {
             Assumptions.assumeFalse("1".equals(System.getenv("RIPTIDE_NO_BROWSER")), "RIPTIDE_NO_BROWSER=1: browser tests skipped");
             throw new AssertionError("chromium is not installed (looked in " + KNOWN_PLACES + "): install it (apt-get install"
                     + " chromium; .ci/run does) or set RIPTIDE_NO_BROWSER=1 to skip the browser tests");
         }
-        return new HeadlessChromium(binary.get(), null, timeout, "1200,900");
+        return binary.get();
     }
 
     /** Loads {@code url} and returns the serialized DOM once the page has loaded. */

@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Test stand-in for the browser proxy until it lands: a blocking, thread-per-connection forward proxy that relays
- * GETs over one keep-alive upstream connection per client connection, and serves from memory any URL given to
- * {@link #makeHits}. Only for exercising the harnesses; its figures say nothing about Riptide.
+ * Test stand-in for a proxy under test, checking the benchmark harnesses apart from the browser proxy: a blocking,
+ * thread-per-connection forward proxy that relays GETs over one keep-alive upstream connection per client connection,
+ * and serves from memory any URL given to {@link #makeHits}. Only for exercising the harnesses; its figures say nothing about Riptide.
  */
 public final class PlaceholderProxy implements HitProxyUnderTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

@@ -11,11 +11,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Squid starts from its minimal config, relays without caching, and is gone after close. */
+/** Squid starts from its minimal config, relays without caching, and is gone after close; a missing Squid fails. */
 @Timeout(60)
 class SquidProxyTest {
     @Test
@@ -30,10 +29,8 @@ class SquidProxyTest {
 
     @Test
     void relaysEveryRequestToTheOriginAndStopsOnClose() throws Exception {
-        Optional<SquidProxy> found = SquidProxy.find();
-        Assumptions.assumeTrue(found.isPresent(), "squid is not installed here (CI installs it in .ci/run)");
         InetSocketAddress address;
-        try (LoopbackOrigin origin = LoopbackOrigin.start(List.of(1024), 1); SquidProxy squid = found.get()) {
+        try (LoopbackOrigin origin = LoopbackOrigin.start(List.of(1024), 1); SquidProxy squid = SquidRequired.proxy()) {
             address = squid.start();
             try (HttpConnection c = HttpConnection.open(address, Duration.ofSeconds(10))) {
                 for (int i = 0; i < 3; i++) {
@@ -46,5 +43,14 @@ class SquidProxyTest {
             assertEquals(3, origin.requests());
         }
         assertThrows(IOException.class, () -> HttpConnection.open(address, Duration.ofSeconds(1)).close());
+    }
+
+    @Test
+    void aMissingSquidFailsTheTestUnlessTheOptOutIsSet() {
+        assertTrue(SquidRequired.check(Optional.of(Path.of("/usr/sbin/squid")), null));
+        AssertionError e = assertThrows(AssertionError.class, () -> SquidRequired.check(Optional.empty(), null));
+        assertTrue(e.getMessage().contains("RIPTIDE_NO_SQUID=1"), e.getMessage());
+        assertThrows(AssertionError.class, () -> SquidRequired.check(Optional.empty(), "0"));
+        assertFalse(SquidRequired.check(Optional.empty(), "1"));
     }
 }
