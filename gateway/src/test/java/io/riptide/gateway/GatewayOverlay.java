@@ -1,11 +1,16 @@
 package io.riptide.gateway;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
@@ -21,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -87,9 +93,14 @@ final class GatewayOverlay implements AutoCloseable {
 
     /** Asks the nearest gateway (by anycast from the client node) to insert {@code url}. */
     InsertReply insert(String url, boolean stale) throws Exception {
+        return insert(url, Headers.EMPTY, stale);
+    }
+
+    /** As {@link #insert(String, boolean)}, for a requester that sends {@code requestHeaders}. */
+    InsertReply insert(String url, Headers requestHeaders, boolean stale) throws Exception {
         CompletableFuture<InsertReply> f = new CompletableFuture<>();
         client.call(node -> {
-            clientApp[0].insert(url, Headers.EMPTY, stale, f::complete);
+            clientApp[0].insert(url, requestHeaders, stale, f::complete);
             return null;
         });
         return f.get(30, TimeUnit.SECONDS);
@@ -121,6 +132,20 @@ final class GatewayOverlay implements AutoCloseable {
             return null;
         });
         return f.get(30, TimeUnit.SECONDS);
+    }
+
+    /** Reads the replica an insert reported from plain node {@code fromNode}, asserting it is found and verifies. */
+    CachedCopy readVerified(int fromNode, InsertReply reply) throws Exception {
+        LocateResult read = read(fromNode, reply.guid());
+        assertTrue(read.found(), "a replica of " + reply.url() + " is found from another node");
+        CachedCopy copy = CachedCopy.fromBytes(read.data(), 1 << 20);
+        assertTrue(verifier().verify(copy.object(), reply.guid()).ok(), "the replica verifies");
+        return copy;
+    }
+
+    /** A fresh verifier trusting this overlay's provider, as a reading peer would have. */
+    ObjectVerifier verifier() {
+        return new ObjectVerifier(Set.of(provider.publicKey()), new VersionFloor(16));
     }
 
     @Override
