@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A small real overlay on loopback for the gateway's tests: plain storage nodes, gateways of one
@@ -48,6 +49,12 @@ final class GatewayOverlay implements AutoCloseable {
     private final GatewayClient[] clientApp = new GatewayClient[1];
 
     GatewayOverlay(int plainNodes, int gatewayCount, GatewayConfig config, OriginFetcherConfig fetch) throws Exception {
+        this(plainNodes, gatewayCount, config, fetch, UnaryOperator.identity());
+    }
+
+    /** As above, with {@code gatewayNode} adjusting the gateways' node settings (their stages, say). */
+    GatewayOverlay(int plainNodes, int gatewayCount, GatewayConfig config, OriginFetcherConfig fetch,
+                   UnaryOperator<ServerSettings> gatewayNode) throws Exception {
         fetcher = new OriginFetcher(group, fetch, OriginTls.systemDefault(), Clock.systemUTC());
         SecureRandom random = new SecureRandom();
         NodeAddress first = null;
@@ -61,7 +68,7 @@ final class GatewayOverlay implements AutoCloseable {
         }
         for (int i = 0; i < gatewayCount; i++) {
             Gateway[] holder = new Gateway[1];
-            OverlayServer g = OverlayServer.start(settings(random, first).withApplication(node -> {
+            OverlayServer g = OverlayServer.start(gatewayNode.apply(settings(random, first)).withApplication(node -> {
                 holder[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, config).apply(node);
                 return holder[0];
             }, DolrCodec.create()), group);
