@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.gateway.GatewayMessages.Outcome;
 import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.Heartbeat;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -67,8 +68,10 @@ class GatewayInsertTest {
             assertTrue(origin.requests().get(1).contains("If-None-Match: \"first\""), "the refetch was conditional");
             CachedCopy confirmed = overlay.readVerified(1, again);
             assertEquals(1, confirmed.object().certificate().version());
-            assertTrue(confirmed.heartbeat().isPresent(), "the replica carries the heartbeat");
-            assertTrue(confirmed.heartbeat().get().signatureValid());
+            Heartbeat heartbeat = overlay.verifiedHeartbeat(confirmed);
+            assertEquals(1, heartbeat.version());
+            assertTrue(heartbeat.issuedAtMillis() > confirmed.object().certificate().responseTimeMillis(),
+                    "the heartbeat vouches for version 1 later than its certificate did");
 
             body[0] = "second";
             Thread.sleep(400);

@@ -9,7 +9,9 @@ import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.Heartbeat;
 import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.Verification;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
@@ -148,6 +150,19 @@ final class GatewayOverlay implements AutoCloseable {
         CachedCopy copy = CachedCopy.fromBytes(read.data(), 1 << 20);
         assertTrue(verifier().verify(copy.object(), reply.guid()).ok(), "the replica verifies");
         return copy;
+    }
+
+    /**
+     * The heartbeat {@code copy} carries, asserting that a reading peer accepts it as the provider's
+     * word that the copy's version is still current.
+     */
+    Heartbeat verifiedHeartbeat(CachedCopy copy) {
+        assertTrue(copy.heartbeat().isPresent(), "the replica carries a heartbeat");
+        ObjectVerifier verifier = verifier();
+        assertTrue(verifier.verify(copy.object(), copy.object().certificate().guid()).ok(), "the replica verifies");
+        Verification v = verifier.verifyHeartbeat(copy.heartbeat().get(), copy.object().certificate());
+        assertTrue(v.ok(), v.toString());
+        return copy.heartbeat().get();
     }
 
     /** A fresh verifier trusting this overlay's provider, as a reading peer would have. */
