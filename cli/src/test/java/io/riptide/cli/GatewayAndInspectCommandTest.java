@@ -87,7 +87,7 @@ class GatewayAndInspectCommandTest {
             String url = "http://127.0.0.1:" + origin.getAddress().getPort() + "/page";
             String join = node.address().toString();
             String key = dir.resolve("provider.key").toString();
-            CliRun inserted = inspectInserting(url, join, key);
+            CliRun inserted = CliRun.inspectInserting(url, join, key);
             assertTrue(inserted.out().contains("verified   yes"), () -> inserted.err() + inserted.out());
             String text = inserted.out();
             assertTrue(text.contains("insert     INSERTED (version 1)"), text);
@@ -110,7 +110,7 @@ class GatewayAndInspectCommandTest {
             assertTrue(node.storeReplica(guid, v1.get(20, TimeUnit.SECONDS).data()).get(10, TimeUnit.SECONDS));
             content[0] = "inspect me again";
             Thread.sleep(300); // past the gateway's recent-results window
-            CliRun updated = inspectInserting(url, join, key);
+            CliRun updated = CliRun.inspectInserting(url, join, key);
             String both = updated.out();
             assertTrue(both.contains("insert     INSERTED (version 2)"), both);
             assertTrue(both.contains("replicas   2 found"), both);
@@ -133,19 +133,5 @@ class GatewayAndInspectCommandTest {
         GatewayConfig d = GatewayConfig.defaults();
         return new GatewayConfig(d.maxJobs(), d.leaseTtl(), Duration.ofMillis(100), d.maxObjectBytes(), d.monitorAfterStale(),
                 d.staleWindow(), d.minMonitorInterval(), d.maxMonitorInterval(), d.maxMonitors(), d.publishers(), d.pushClockSkew());
-    }
-
-    /**
-     * {@code riptide inspect URL --insert}. The gateway announces its service a moment after it joins,
-     * later on a busy machine; an inspect that finds no gateway yet is tried again, a few times.
-     */
-    private static CliRun inspectInserting(String url, String join, String key) throws InterruptedException {
-        CliRun run = new CliRun();
-        for (int attempt = 1; run.run("inspect", url, "--join", join, "--provider", key, "--insert") == 3
-                && run.out().contains("no gateway reachable") && attempt < 10; attempt++) {
-            Thread.sleep(1000);
-            run = new CliRun();
-        }
-        return run;
     }
 }

@@ -33,12 +33,17 @@ final class NodeProcess implements AutoCloseable {
 
     /** Starts {@code java ... io.riptide.cli.Riptide node ARGS}; its output goes to files in {@code dir}. */
     static NodeProcess start(String name, Path dir, String... nodeArgs) throws IOException {
+        return startCommand(name, dir, "node", nodeArgs);
+    }
+
+    /** Starts {@code java ... io.riptide.cli.Riptide COMMAND ARGS} (a gateway, say), as {@link #start} does a node. */
+    static NodeProcess startCommand(String name, Path dir, String subcommand, String... args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // Surefire runs tests from a manifest-only jar; this property holds the real class path.
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid",
-                "-cp", classPath, Riptide.class.getName(), "node"));
-        command.addAll(List.of(nodeArgs));
+                "-cp", classPath, Riptide.class.getName(), subcommand));
+        command.addAll(List.of(args));
         Path stdout = dir.resolve(name + ".stdout");
         Path stderr = dir.resolve(name + ".stderr");
         Process p = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
