@@ -17,6 +17,7 @@ import io.riptide.core.object.ObjectVerifier;
 import io.riptide.core.object.Verification;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.server.OverlayServer;
@@ -28,6 +29,10 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -43,7 +48,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "inspect", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Joins the overlay briefly and prints what it holds for a URL.",
             "Its GUID, the replica that answered, the certified version, headers and freshness, the latest "
-            + "heartbeat, and whether it all verifies."},
+            + "heartbeat, and whether it all verifies; then every replica the GUID's root knows of, with its "
+            + "node and version, and which version is certified current."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:found and verified", "1:runtime failure (e.g. the overlay could not be joined)",
             "2:usage or config error", "3:not in the overlay", "4:found but failed verification"},
@@ -135,8 +141,80 @@ final class InspectCommand implements Callable<Integer> {
             }
             line(out, "replica", result.replica() + ", " + result.hops() + " hops, "
                     + String.format("%.1f ms", result.elapsedNanos() / 1e6));
-            return describe(out, guid, provider, result.data());
+            int code = describe(out, guid, provider, result.data());
+            describeReplicas(out, node, guid, provider, result);
+            return code;
         }
+    }
+
+    /**
+     * One "holder" line per replica (the nearest one and those the GUID's root lists), each read where
+     * it is and verified on its own, then the newest version among them that verifies: the current one.
+     */
+    private static void describeReplicas(PrintWriter out, OverlayServer node, Id guid, PublicKey provider, LocateResult nearest)
+            throws Exception {
+        CompletableFuture<Optional<List<NodeHandle>>> listing = new CompletableFuture<>();
+        node.call(n -> {
+            n.listReplicas(guid, listing::complete);
+            return null;
+        });
+        Optional<List<NodeHandle>> listed = listing.get(30, TimeUnit.SECONDS);
+        Map<Id, LocateResult> reads = new LinkedHashMap<>();
+        reads.put(nearest.replica().id(), nearest);
+        for (NodeHandle holder : listed.orElse(List.of())) {
+            if (!reads.containsKey(holder.id())) {
+                LocateResult r = readAt(node, holder, guid);
+                // A holder that dropped its copy meanwhile is answered for by another: keep who answered.
+                reads.putIfAbsent(r.found() ? r.replica().id() : holder.id(), r.found() ? r : failedAt(holder, r));
+            }
+        }
+        line(out, "replicas", reads.size() + " found" + (listed.isPresent()
+                ? " (the nearest and those the GUID's root lists)"
+                : " (the GUID's root did not answer: only the nearest is known)"));
+        Map<NodeHandle, String> described = new LinkedHashMap<>();
+        Map<NodeHandle, Long> versions = new LinkedHashMap<>();
+        for (LocateResult r : reads.values()) {
+            if (r.data() == null) {
+                described.put(r.replica(), "unreadable (" + r.failure() + ")");
+                continue;
+            }
+            try {
+                CachedCopy copy = CachedCopy.fromBytes(r.data(), 64 << 20);
+                ObjectVerifier verifier = new ObjectVerifier(Set.of(provider), new VersionFloor(16), 64 << 20);
+                Verification v = verifier.verify(copy.object(), guid);
+                long version = copy.object().certificate().version();
+                String heartbeat = copy.heartbeat().filter(h -> verifier.verifyHeartbeat(h, copy.object().certificate()).ok())
+                        .map(h -> ", heartbeat " + Instant.ofEpochMilli(h.issuedAtMillis())).orElse("");
+                described.put(r.replica(), "version " + version + heartbeat + (v.ok() ? "" : ", NOT VERIFIED: " + v.message()));
+                if (v.ok()) {
+                    versions.put(r.replica(), version);
+                }
+            } catch (ObjectFormatException e) {
+                described.put(r.replica(), "NOT VERIFIED: " + e.getMessage());
+            }
+        }
+        long current = versions.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        for (Map.Entry<NodeHandle, String> d : described.entrySet()) {
+            Long version = versions.get(d.getKey());
+            String standing = version == null ? "" : version == current ? " (current)" : " (superseded by version " + current + ")";
+            line(out, "holder", d.getKey() + ": " + d.getValue() + standing);
+        }
+        line(out, "current", current == 0 ? "no replica verifies" : "version " + current
+                + " (the newest that verifies, held by " + versions.values().stream().filter(v -> v == current).count()
+                + " of " + reads.size() + ")");
+    }
+
+    private static LocateResult readAt(OverlayServer node, NodeHandle holder, Id guid) throws Exception {
+        CompletableFuture<LocateResult> read = new CompletableFuture<>();
+        node.call(n -> {
+            n.readAt(holder, guid, n.config().defaultTtl(), read::complete);
+            return null;
+        });
+        return read.get(30, TimeUnit.SECONDS);
+    }
+
+    private static LocateResult failedAt(NodeHandle holder, LocateResult failed) {
+        return new LocateResult(failed.guid(), holder, failed.failure(), failed.hops(), failed.elapsedNanos(), null);
     }
 
     private static LocateResult read(OverlayServer node, Id guid) throws Exception {

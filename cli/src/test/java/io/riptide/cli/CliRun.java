@@ -22,6 +22,21 @@ final class CliRun {
         return cl.execute(args);
     }
 
+    /**
+     * {@code riptide inspect URL --join JOIN --provider KEY --insert}. A gateway announces its service a
+     * moment after it joins, later on a busy machine; an inspect that finds no gateway yet is tried
+     * again, a few times.
+     */
+    static CliRun inspectInserting(String url, String join, String key) throws InterruptedException {
+        CliRun run = new CliRun();
+        for (int attempt = 1; run.run("inspect", url, "--join", join, "--provider", key, "--insert") == 3
+                && run.out().contains("no gateway reachable") && attempt < 10; attempt++) {
+            Thread.sleep(1000);
+            run = new CliRun();
+        }
+        return run;
+    }
+
     /** Everything printed to standard output so far. */
     String out() {
         return out.toString();

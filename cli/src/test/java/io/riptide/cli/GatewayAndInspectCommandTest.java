@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.ObjectNames;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import io.riptide.gateway.Gateway;
@@ -21,6 +25,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,8 +64,9 @@ class GatewayAndInspectCommandTest {
     @Test
     void inspectInsertsThroughTheGatewayAndShowsTheVerifiedObject() throws Exception {
         HttpServer origin = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        String[] content = {"inspect me"};
         origin.createContext("/page", exchange -> {
-            byte[] body = "inspect me".getBytes(StandardCharsets.UTF_8);
+            byte[] body = content[0].getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Cache-Control", "max-age=300");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -75,21 +81,13 @@ class GatewayAndInspectCommandTest {
                 new NodeAddress("127.0.0.1", 0)), group);
              OverlayServer gateway = OverlayServer.start(ServerSettings.of(SigningKey.generate(new SecureRandom()),
                      new NodeAddress("127.0.0.1", 0)).joining(node.address())
-                     .withApplication(Gateway.factory(provider, fetcher::fetch, GatewayConfig.defaults()), DolrCodec.create()), group)) {
+                     .withApplication(Gateway.factory(provider, fetcher::fetch, quickToRefetch()), DolrCodec.create()), group)) {
             assertTrue(gateway.awaitJoined(Duration.ofSeconds(20)));
             Thread.sleep(500); // the gateway offers its service once joined
             String url = "http://127.0.0.1:" + origin.getAddress().getPort() + "/page";
             String join = node.address().toString();
             String key = dir.resolve("provider.key").toString();
-            // The gateway announces its service a moment after it joins, later on a busy machine; an
-            // inspect that finds no gateway yet is tried again, a few times.
-            CliRun run = new CliRun();
-            for (int attempt = 1; run.run("inspect", url, "--join", join, "--provider", key, "--insert") == 3
-                    && run.out().contains("no gateway reachable") && attempt < 10; attempt++) {
-                Thread.sleep(1000);
-                run = new CliRun();
-            }
-            CliRun inserted = run;
+            CliRun inserted = CliRun.inspectInserting(url, join, key);
             assertTrue(inserted.out().contains("verified   yes"), () -> inserted.err() + inserted.out());
             String text = inserted.out();
             assertTrue(text.contains("insert     INSERTED (version 1)"), text);
@@ -98,6 +96,27 @@ class GatewayAndInspectCommandTest {
             assertTrue(text.contains("body       10 bytes"), text);
             assertTrue(text.contains("freshness  lifetime 300 s"), text);
             assertTrue(text.contains("verified   yes"), text);
+            assertTrue(text.contains("replicas   1 found"), text);
+            assertTrue(text.contains("@" + gateway.address() + ": version 1 (current)"), text);
+            assertTrue(text.contains("current    version 1"), text);
+
+            // A node keeps a copy of version 1 while the gateway inserts version 2: inspect shows both holders.
+            Id guid = ObjectNames.objectGuid(provider.publicKey(), CanonicalUrl.of(url).value(), "");
+            CompletableFuture<LocateResult> v1 = new CompletableFuture<>();
+            node.call(n -> {
+                n.read(guid, 16, v1::complete);
+                return null;
+            });
+            assertTrue(node.storeReplica(guid, v1.get(20, TimeUnit.SECONDS).data()).get(10, TimeUnit.SECONDS));
+            content[0] = "inspect me again";
+            Thread.sleep(300); // past the gateway's recent-results window
+            CliRun updated = CliRun.inspectInserting(url, join, key);
+            String both = updated.out();
+            assertTrue(both.contains("insert     INSERTED (version 2)"), both);
+            assertTrue(both.contains("replicas   2 found"), both);
+            assertTrue(both.contains("@" + gateway.address() + ": version 2 (current)"), both);
+            assertTrue(both.contains("@" + node.address() + ": version 1 (superseded by version 2)"), both);
+            assertTrue(both.contains("current    version 2 (the newest that verifies, held by 1 of 2)"), both);
 
             CliRun missing = new CliRun();
             assertEquals(3, missing.run("inspect", url + "?other", "--join", join, "--provider", key), missing.err());
@@ -107,5 +126,12 @@ class GatewayAndInspectCommandTest {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
             origin.stop(0);
         }
+    }
+
+    /** Gateway defaults, but a finished insert answers new requests for only 100 ms, so a test may refetch soon. */
+    private static GatewayConfig quickToRefetch() {
+        GatewayConfig d = GatewayConfig.defaults();
+        return new GatewayConfig(d.maxJobs(), d.leaseTtl(), Duration.ofMillis(100), d.maxObjectBytes(), d.monitorAfterStale(),
+                d.staleWindow(), d.minMonitorInterval(), d.maxMonitorInterval(), d.maxMonitors(), d.publishers(), d.pushClockSkew());
     }
 }

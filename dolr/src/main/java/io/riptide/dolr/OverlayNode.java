@@ -25,6 +25,7 @@ import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.location.Location;
 import io.riptide.dolr.location.LocationMessages.Found;
+import io.riptide.dolr.location.LocationMessages.ListReplicas;
 import io.riptide.dolr.location.LocationMessages.Locate;
 import io.riptide.dolr.location.LocationMessages.LocateFailed;
 import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
@@ -32,6 +33,7 @@ import io.riptide.dolr.location.LocationMessages.PointerCopy;
 import io.riptide.dolr.location.LocationMessages.PublishAck;
 import io.riptide.dolr.location.LocationMessages.Publish;
 import io.riptide.dolr.location.LocationMessages.ReadReplica;
+import io.riptide.dolr.location.LocationMessages.ReplicaList;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
 import io.riptide.dolr.lease.LeaseMessages.Claim;
@@ -179,6 +181,7 @@ public final class OverlayNode implements MessageHandler {
         forwarder.handle(Join.class, membership);
         forwarder.handle(Publish.class, location.publishHandler());
         forwarder.handle(Locate.class, location.locateHandler());
+        forwarder.handle(ListReplicas.class, location.listHandler());
         forwarder.handle(Place.class, placement);
         this.leases = new Leases(env, forwarder, 100_000, config.locateDeadline());
         forwarder.handle(Claim.class, leases);
@@ -342,6 +345,22 @@ public final class OverlayNode implements MessageHandler {
     }
 
     /**
+     * Reads {@code guid} from the replica at {@code replica} rather than the nearest one; should it
+     * no longer hold one, the nearest replica answers instead ({@link LocateResult#replica()} says who).
+     */
+    public void readAt(NodeHandle replica, Id guid, int ttl, Consumer<LocateResult> done) {
+        location.readAt(replica, guid, ttl, done);
+    }
+
+    /**
+     * Every replica of {@code guid} that its root's pointers name (the root itself included if it
+     * holds one); an empty Optional if the root did not answer in time.
+     */
+    public void listReplicas(Id guid, Consumer<java.util.Optional<List<NodeHandle>>> done) {
+        location.listReplicas(guid, done);
+    }
+
+    /**
      * Claims the lease on {@code key} at its root for {@code ttl}, so that nodes anywhere agree on one
      * of them doing something (see {@link Leases}).
      */
@@ -492,6 +511,8 @@ public final class OverlayNode implements MessageHandler {
             leases.onReply(reply);
         } else if (m instanceof LocateFailed failed) {
             location.onLocateFailed(failed);
+        } else if (m instanceof ReplicaList list) {
+            location.onReplicaList(list);
         } else if (m instanceof PointerCopy copy) {
             location.onPointerCopy(copy);
         } else if (m instanceof PublishAck ack) {

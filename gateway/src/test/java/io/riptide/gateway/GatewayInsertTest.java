@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.gateway.GatewayMessages.Outcome;
 import io.riptide.core.object.CachedCopy;
-import io.riptide.core.object.ObjectVerifier;
-import io.riptide.core.object.VersionFloor;
-import io.riptide.dolr.location.LocateResult;
+import io.riptide.core.object.Heartbeat;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -40,15 +37,6 @@ class GatewayInsertTest {
         overlay.close();
     }
 
-    private static CachedCopy readVerified(int fromNode, InsertReply reply) throws Exception {
-        LocateResult read = overlay.read(fromNode, reply.guid());
-        assertTrue(read.found(), "a replica of " + reply.url() + " is found from another node");
-        CachedCopy copy = CachedCopy.fromBytes(read.data(), 1 << 20);
-        ObjectVerifier verifier = new ObjectVerifier(Set.of(overlay.provider.publicKey()), new VersionFloor(16));
-        assertTrue(verifier.verify(copy.object(), reply.guid()).ok(), "the replica verifies");
-        return copy;
-    }
-
     @Test
     void aCacheableResponseIsInsertedAndFoundByGuidFromAnotherNode() throws Exception {
         try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "hello, riptide",
@@ -56,7 +44,7 @@ class GatewayInsertTest {
             InsertReply reply = overlay.insert(origin.url("/hello"), false);
             assertEquals(Outcome.INSERTED, reply.outcome(), reply.reason());
             assertEquals(1, reply.version());
-            CachedCopy copy = readVerified(2, reply);
+            CachedCopy copy = overlay.readVerified(2, reply);
             assertArrayEquals("hello, riptide".getBytes(StandardCharsets.UTF_8), copy.object().response().body());
             assertEquals(60, copy.object().certificate().freshnessLifetimeSeconds());
             assertEquals("text/plain", copy.object().certificate().headers().first("Content-Type").orElseThrow());
@@ -78,17 +66,19 @@ class GatewayInsertTest {
             assertEquals(Outcome.UNCHANGED, again.outcome(), again.reason());
             assertEquals(1, again.version());
             assertTrue(origin.requests().get(1).contains("If-None-Match: \"first\""), "the refetch was conditional");
-            CachedCopy confirmed = readVerified(1, again);
+            CachedCopy confirmed = overlay.readVerified(1, again);
             assertEquals(1, confirmed.object().certificate().version());
-            assertTrue(confirmed.heartbeat().isPresent(), "the replica carries the heartbeat");
-            assertTrue(confirmed.heartbeat().get().signatureValid());
+            Heartbeat heartbeat = overlay.verifiedHeartbeat(confirmed);
+            assertEquals(1, heartbeat.version());
+            assertTrue(heartbeat.issuedAtMillis() > confirmed.object().certificate().responseTimeMillis(),
+                    "the heartbeat vouches for version 1 later than its certificate did");
 
             body[0] = "second";
             Thread.sleep(400);
             InsertReply v2 = overlay.insert(url, false);
             assertEquals(Outcome.INSERTED, v2.outcome(), v2.reason());
             assertEquals(2, v2.version());
-            CachedCopy copy = readVerified(3, v2);
+            CachedCopy copy = overlay.readVerified(3, v2);
             assertEquals(2, copy.object().certificate().version());
             assertArrayEquals("second".getBytes(StandardCharsets.UTF_8), copy.object().response().body());
         }
@@ -153,7 +143,7 @@ class GatewayInsertTest {
                 assertEquals(Outcome.ORIGIN_FAILED, failed.outcome(), failed.reason());
                 assertTrue(failed.reason().toLowerCase().contains((String) f[1]), "reason says '" + f[1] + "': " + failed.reason());
                 assertEquals(1, failed.version(), "the good version is still current");
-                CachedCopy still = readVerified(4, good);
+                CachedCopy still = overlay.readVerified(4, good);
                 assertArrayEquals("good".getBytes(StandardCharsets.UTF_8), still.object().response().body());
             }
         }

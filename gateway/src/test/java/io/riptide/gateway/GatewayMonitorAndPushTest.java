@@ -10,12 +10,15 @@ import io.riptide.core.gateway.GatewayMessages.Outcome;
 import io.riptide.core.gateway.GatewayMessages.PublisherPush;
 import io.riptide.core.http.Headers;
 import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.Heartbeat;
+import io.riptide.core.object.ObjectCertificate;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import io.riptide.gateway.push.PushSignatures;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -56,11 +59,7 @@ class GatewayMonitorAndPushTest {
             String url = origin.url("/news");
             InsertReply first = overlay.insert(url, false);
             assertEquals(Outcome.INSERTED, first.outcome(), first.reason());
-            for (int i = 0; i < 3; i++) {
-                Thread.sleep(150);
-                overlay.insert(url, true); // "I found it stale"
-            }
-            assertEquals(1, overlay.gatewayApps.get(0).monitors().size(), "three stale reports install a monitor");
+            reportStaleThrice(url);
             int hitsBefore = origin.hits();
             body[0] = "v2";
             // The monitor polls every half freshness lifetime (bounded below by 500 ms): the update lands unasked.
@@ -73,6 +72,63 @@ class GatewayMonitorAndPushTest {
             assertEquals(2, version, "the monitor inserted the new version");
             assertTrue(origin.hits() > hitsBefore);
         }
+    }
+
+    /** Three requesters report {@code url} stale, which installs a monitor for it. */
+    private static void reportStaleThrice(String url) throws Exception {
+        int before = overlay.gatewayApps.get(0).monitors().size();
+        for (int i = 0; i < 3; i++) {
+            Thread.sleep(150);
+            overlay.insert(url, true); // "I found it stale"
+        }
+        assertEquals(before + 1, overlay.gatewayApps.get(0).monitors().size(), "three stale reports install a monitor");
+    }
+
+    @Test
+    void aMonitoredUrlThatHasNotChangedGetsSignedHeartbeatsThatKeepItsVersionCurrent() throws Exception {
+        try (RawOrigin origin = new RawOrigin(RawOrigin.from(head -> head.contains("If-None-Match: \"same\"")
+                ? RawOrigin.response(304, "Not Modified", "", "ETag", "\"same\"")
+                : RawOrigin.response(200, "OK", "unchanging", "Cache-Control", "max-age=1", "ETag", "\"same\"")))) {
+            String url = origin.url("/steady");
+            InsertReply first = overlay.insert(url, false);
+            assertEquals(Outcome.INSERTED, first.outcome(), first.reason());
+            reportStaleThrice(url);
+            int hitsWithMonitor = origin.hits();
+            long monitoredSince = System.currentTimeMillis();
+
+            // Nobody asks any more: only the monitor's polls can bring a newer heartbeat.
+            CachedCopy copy = awaitHeartbeatAfter(first, monitoredSince);
+            Heartbeat heartbeat = overlay.verifiedHeartbeat(copy);
+            ObjectCertificate cert = copy.object().certificate();
+            assertEquals(1, cert.version(), "the version stays the same");
+            assertEquals(1, heartbeat.version());
+            assertArrayEquals(bytes("unchanging"), copy.object().response().body());
+            assertTrue(heartbeat.issuedAtMillis() > cert.responseTimeMillis() + cert.freshnessLifetimeSeconds() * 1000,
+                    "the heartbeat vouches for version 1 past the time its certificate alone would have gone stale");
+            assertTrue(origin.hits() > hitsWithMonitor, "the monitor polled the origin");
+            List<String> polls = origin.requests().subList(hitsWithMonitor, origin.hits());
+            assertTrue(polls.stream().allMatch(r -> r.contains("If-None-Match: \"same\"")), "the polls were conditional");
+
+            CachedCopy later = awaitHeartbeatAfter(first, heartbeat.issuedAtMillis());
+            assertTrue(overlay.verifiedHeartbeat(later).issuedAtMillis() > heartbeat.issuedAtMillis(),
+                    "each poll extends the replica's freshness again");
+            assertEquals(1, later.object().certificate().version());
+        }
+    }
+
+    /** The replica of {@code reply}'s object, once it carries a heartbeat issued after {@code afterMillis}. */
+    private static CachedCopy awaitHeartbeatAfter(InsertReply reply, long afterMillis) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        CachedCopy copy = null;
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            LocateResult read = overlay.read(0, reply.guid());
+            copy = CachedCopy.fromBytes(read.data(), 1 << 20);
+            if (copy.heartbeat().isPresent() && copy.heartbeat().get().issuedAtMillis() > afterMillis) {
+                return copy;
+            }
+        }
+        throw new AssertionError("no heartbeat issued after " + afterMillis + " ms reached the replica; last: " + copy);
     }
 
     private static InsertReply push(PublisherPush p) throws Exception {

@@ -1,11 +1,18 @@
 package io.riptide.gateway;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.Heartbeat;
+import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.Verification;
+import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
@@ -21,8 +28,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A small real overlay on loopback for the gateway's tests: plain storage nodes, gateways of one
@@ -42,6 +51,12 @@ final class GatewayOverlay implements AutoCloseable {
     private final GatewayClient[] clientApp = new GatewayClient[1];
 
     GatewayOverlay(int plainNodes, int gatewayCount, GatewayConfig config, OriginFetcherConfig fetch) throws Exception {
+        this(plainNodes, gatewayCount, config, fetch, UnaryOperator.identity());
+    }
+
+    /** As above, with {@code gatewayNode} adjusting the gateways' node settings (their stages, say). */
+    GatewayOverlay(int plainNodes, int gatewayCount, GatewayConfig config, OriginFetcherConfig fetch,
+                   UnaryOperator<ServerSettings> gatewayNode) throws Exception {
         fetcher = new OriginFetcher(group, fetch, OriginTls.systemDefault(), Clock.systemUTC());
         SecureRandom random = new SecureRandom();
         NodeAddress first = null;
@@ -55,7 +70,7 @@ final class GatewayOverlay implements AutoCloseable {
         }
         for (int i = 0; i < gatewayCount; i++) {
             Gateway[] holder = new Gateway[1];
-            OverlayServer g = OverlayServer.start(settings(random, first).withApplication(node -> {
+            OverlayServer g = OverlayServer.start(gatewayNode.apply(settings(random, first)).withApplication(node -> {
                 holder[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, config).apply(node);
                 return holder[0];
             }, DolrCodec.create()), group);
@@ -87,9 +102,14 @@ final class GatewayOverlay implements AutoCloseable {
 
     /** Asks the nearest gateway (by anycast from the client node) to insert {@code url}. */
     InsertReply insert(String url, boolean stale) throws Exception {
+        return insert(url, Headers.EMPTY, stale);
+    }
+
+    /** As {@link #insert(String, boolean)}, for a requester that sends {@code requestHeaders}. */
+    InsertReply insert(String url, Headers requestHeaders, boolean stale) throws Exception {
         CompletableFuture<InsertReply> f = new CompletableFuture<>();
         client.call(node -> {
-            clientApp[0].insert(url, Headers.EMPTY, stale, f::complete);
+            clientApp[0].insert(url, requestHeaders, stale, f::complete);
             return null;
         });
         return f.get(30, TimeUnit.SECONDS);
@@ -121,6 +141,33 @@ final class GatewayOverlay implements AutoCloseable {
             return null;
         });
         return f.get(30, TimeUnit.SECONDS);
+    }
+
+    /** Reads the replica an insert reported from plain node {@code fromNode}, asserting it is found and verifies. */
+    CachedCopy readVerified(int fromNode, InsertReply reply) throws Exception {
+        LocateResult read = read(fromNode, reply.guid());
+        assertTrue(read.found(), "a replica of " + reply.url() + " is found from another node");
+        CachedCopy copy = CachedCopy.fromBytes(read.data(), 1 << 20);
+        assertTrue(verifier().verify(copy.object(), reply.guid()).ok(), "the replica verifies");
+        return copy;
+    }
+
+    /**
+     * The heartbeat {@code copy} carries, asserting that a reading peer accepts it as the provider's
+     * word that the copy's version is still current.
+     */
+    Heartbeat verifiedHeartbeat(CachedCopy copy) {
+        assertTrue(copy.heartbeat().isPresent(), "the replica carries a heartbeat");
+        ObjectVerifier verifier = verifier();
+        assertTrue(verifier.verify(copy.object(), copy.object().certificate().guid()).ok(), "the replica verifies");
+        Verification v = verifier.verifyHeartbeat(copy.heartbeat().get(), copy.object().certificate());
+        assertTrue(v.ok(), v.toString());
+        return copy.heartbeat().get();
+    }
+
+    /** A fresh verifier trusting this overlay's provider, as a reading peer would have. */
+    ObjectVerifier verifier() {
+        return new ObjectVerifier(Set.of(provider.publicKey()), new VersionFloor(16));
     }
 
     @Override

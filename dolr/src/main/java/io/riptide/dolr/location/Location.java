@@ -11,11 +11,13 @@ import io.riptide.dolr.bloom.LocalArea;
 import io.riptide.dolr.location.LocationMessages.FailureReason;
 import io.riptide.dolr.location.LocationMessages.Found;
 import io.riptide.dolr.location.LocationMessages.Locate;
+import io.riptide.dolr.location.LocationMessages.ListReplicas;
 import io.riptide.dolr.location.LocationMessages.LocateFailed;
 import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
 import io.riptide.dolr.location.LocationMessages.PointerRecord;
 import io.riptide.dolr.location.LocationMessages.ReadReplica;
+import io.riptide.dolr.location.LocationMessages.ReplicaList;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
 import io.riptide.dolr.location.LocationMessages.Publish;
 import io.riptide.dolr.location.LocationMessages.PublishAck;
@@ -33,6 +35,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -63,6 +66,7 @@ public final class Location {
     private static final int BACKUP_POINTER_HOPS = 2;
     private final Map<Long, Pending> pending = new HashMap<>();
     private final PendingRequests<Boolean> publishAcks;
+    private final PendingRequests<Optional<List<NodeHandle>>> listings;
     private long nextRequest;
     private long located;
     private long failedLocates;
@@ -90,6 +94,7 @@ public final class Location {
         this.objects = objects;
         this.slotBackups = slotBackups;
         this.publishAcks = new PendingRequests<>(env);
+        this.listings = new PendingRequests<>(env);
     }
 
     /** Starts republishing this node's replicas and expiring stale pointers. */
@@ -246,13 +251,73 @@ public final class Location {
      * ({@link WhereIs} to just find it); {@code done} hears which replica answered, or why none did.
      */
     public void locate(Id guid, WireMessage payload, int ttl, boolean useBloom, Consumer<LocateResult> done) {
+        long id = awaitAnswer(guid, done);
+        int bloom = useBloom && config.bloomEnabled() ? config.bloomLevels() - 1 : 0;
+        Locate request = new Locate(guid, env.self(), id, ttl, 0, bloom, payload);
+        onDirectLocate(request, null);
+    }
+
+    /**
+     * Reads {@code guid} from the replica at {@code replica}, not the nearest one. Should that node no
+     * longer hold it, the request goes on as a plain read, so {@code done} names whoever answered.
+     */
+    public void readAt(NodeHandle replica, Id guid, int ttl, Consumer<LocateResult> done) {
+        long id = awaitAnswer(guid, done);
+        Locate request = new Locate(guid, env.self(), id, ttl, 0, 0, new ReadReplica());
+        if (replica.id().equals(env.self().id())) {
+            onDelivery(new ObjectDelivery(request));
+            return;
+        }
+        hops.send(replica, new ObjectDelivery(request.step(0)), () -> finish(id, null, FailureReason.TIMEOUT, 1, null));
+    }
+
+    private long awaitAnswer(Id guid, Consumer<LocateResult> done) {
         long id = ++nextRequest;
         long start = env.nowNanos();
         Cancellable deadline = env.schedule(config.locateDeadline(), () -> finish(id, null, FailureReason.TIMEOUT, -1, null));
         pending.put(id, new Pending(guid, start, done, deadline));
-        int bloom = useBloom && config.bloomEnabled() ? config.bloomLevels() - 1 : 0;
-        Locate request = new Locate(guid, env.self(), id, ttl, 0, bloom, payload);
-        onDirectLocate(request, null);
+        return id;
+    }
+
+    /**
+     * Asks {@code guid}'s root for every replica its pointers name: {@code done} hears them (empty
+     * when none is published), or nothing at all (an empty Optional) if the root did not answer.
+     */
+    public void listReplicas(Id guid, Consumer<Optional<List<NodeHandle>>> done) {
+        long id = listings.add(config.locateDeadline(), done, Optional::empty);
+        forwarder.route(new Routed(guid, env.self(), 0, 0, new ListReplicas(guid, env.self(), id)));
+    }
+
+    /** Route handler for {@link ListReplicas}: passes every hop, and the root answers. */
+    public RouteHandler listHandler() {
+        return new RouteHandler() {
+            @Override
+            public boolean onHop(Routed message, boolean atRoot) {
+                return true; // on to the root, which alone is sure to hold every pointer
+            }
+
+            @Override
+            public void onRoot(Routed message) {
+                ListReplicas request = (ListReplicas) message.payload();
+                List<NodeHandle> holders = new ArrayList<>();
+                if (holdsReplica.test(request.guid())) {
+                    holders.add(env.self());
+                }
+                livePointers(request.guid()).forEach(p -> holders.add(p.replica()));
+                ReplicaList answer = new ReplicaList(request.requestId(), request.guid(),
+                        holders.stream().distinct().limit(LocationMessages.MAX_POINTERS).toList());
+                if (request.requester().id().equals(env.self().id())) {
+                    onReplicaList(answer);
+                } else {
+                    env.send(request.requester().address(), answer);
+                }
+            }
+        };
+    }
+
+    /** The root's answer to a {@link #listReplicas} of this node's. */
+    public void onReplicaList(ReplicaList list) {
+        listings.complete(list.requestId(), Optional.of(list.replicas()));
     }
 
     private void finish(long requestId, NodeHandle replica, FailureReason failure, int hopCount, byte[] data) {

@@ -92,6 +92,17 @@ public final class LocationMessages {
     public record PointerCopy(List<PointerRecord> pointers) implements WireMessage {
     }
 
+    /** Routed to {@code guid}'s root, which answers the requester with every replica its pointers name. */
+    public record ListReplicas(Id guid, NodeHandle requester, long requestId) implements WireMessage {
+    }
+
+    /** The root's answer to {@link ListReplicas}: the live replicas it knows of, itself included if it holds one. */
+    public record ReplicaList(long requestId, Id guid, List<NodeHandle> replicas) implements WireMessage {
+        public ReplicaList {
+            replicas = List.copyOf(replicas);
+        }
+    }
+
     private static void pointer(WireWriter out, PointerRecord p) {
         out.id(p.guid()).handle(p.replica()).i64(p.distanceNanos()).i64(p.remainingMillis());
     }
@@ -135,6 +146,11 @@ public final class LocationMessages {
         codec.register(37, ReadReplica.class, (m, out) -> { }, in -> new ReadReplica());
         codec.register(38, ReplicaRead.class, (m, out) -> out.i64(m.requestId()).id(m.guid()).u16(m.hops()).bytes(m.data()),
                 in -> new ReplicaRead(in.i64(), in.id(), in.u16(), in.bytes(MAX_READ_BYTES)));
+        codec.register(40, ListReplicas.class, (m, out) -> out.id(m.guid()).handle(m.requester()).i64(m.requestId()),
+                in -> new ListReplicas(in.id(), in.handle(), in.i64()));
+        codec.register(41, ReplicaList.class,
+                (m, out) -> out.i64(m.requestId()).id(m.guid()).list(m.replicas(), WireWriter::handle),
+                in -> new ReplicaList(in.i64(), in.id(), in.list(MAX_POINTERS, WireReader::handle)));
         codec.register(36, PointerCopy.class, (m, out) -> out.list(m.pointers(), LocationMessages::pointer),
                 in -> new PointerCopy(in.list(MAX_POINTERS, LocationMessages::pointer)));
     }

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -289,6 +290,37 @@ class OverlayProtocolTest {
         overlay.node(150).read(Id.hash("absent"), 16, r -> missing[0] = r);
         run(overlay, Duration.ofSeconds(4));
         assertEquals(FailureReason.NOT_FOUND, missing[0].failure());
+    }
+
+    @Test
+    void theRootListsEveryReplicaAndEachCanBeReadWhereItIs() {
+        SimulatedOverlay overlay = OverlayFixture.settled(15, NODES, GROUPS);
+        Id guid = Id.hash("held thrice");
+        List<Integer> holders = List.of(17, 60, 123);
+        for (int h : holders) {
+            assertTrue(overlay.node(h).storeReplica(guid, new byte[] {(byte) h}));
+        }
+        run(overlay, Duration.ofSeconds(2));
+        List<Optional<List<NodeHandle>>> listed = new ArrayList<>();
+        List<Optional<List<NodeHandle>>> none = new ArrayList<>();
+        overlay.node(150).listReplicas(guid, listed::add);
+        overlay.node(150).listReplicas(Id.hash("held nowhere"), none::add);
+        run(overlay, Duration.ofSeconds(4));
+        List<NodeHandle> replicas = listed.get(0).orElseThrow();
+        assertEquals(Set.copyOf(holders), replicas.stream().map(h -> h.address().port())
+                .collect(java.util.stream.Collectors.toSet()), "every holder");
+        assertEquals(holders.size(), replicas.size(), "each once");
+        assertEquals(List.of(Optional.of(List.of())), none, "the root answers, with no replica");
+
+        Map<Integer, byte[]> read = new HashMap<>();
+        for (NodeHandle h : replicas) {
+            overlay.node(150).readAt(h, guid, 16, r -> read.put(r.replica().address().port(), r.data()));
+        }
+        run(overlay, Duration.ofSeconds(4));
+        for (int h : holders) {
+            assertTrue(read.containsKey(h), "read at " + h);
+            assertEquals(h, read.get(h)[0], "the bytes held at " + h);
+        }
     }
 
     @Test

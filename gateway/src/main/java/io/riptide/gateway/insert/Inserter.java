@@ -441,7 +441,10 @@ public final class Inserter {
         }
         long now = env.nowNanos();
         recent.values().removeIf(r -> r.until() <= now);
-        recent.put(job.key, new Recent(result, now + config.recentResults().toNanos()));
+        // "Busy" describes this gateway at that moment, not the URL: the next request should try afresh.
+        if (outcome != Outcome.OVERLOADED) {
+            recent.put(job.key, new Recent(result, now + config.recentResults().toNanos()));
+        }
         for (Waiter w : job.waiters) {
             answer(w, null, result);
         }
