@@ -12,11 +12,14 @@ import io.riptide.core.http.Variants;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.CachedCopy;
 import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.VersionFloor;
 import io.riptide.core.object.VariantRecord;
 import io.riptide.dolr.location.LocateResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,6 +80,35 @@ class VariantHintsTest {
         Headers sent = stub.originRequests().get(0);
         assertFalse(sent.contains("Cookie") || sent.contains("Authorization"), sent.toString());
         assertEquals(List.of("gzip"), sent.elements("Accept-Encoding"));
+    }
+
+    @Test
+    void manyVariantsShareOneRecordAndAPlainCopyAfterwardsOutranksIt() throws Exception {
+        Stub stub = new Stub(9, NODES, GROUPS, GATEWAY, true, CacheManagerConfig.defaults(), MANAGER);
+        String url = "http://example.com/page.html";
+        Id base = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
+        for (String encoding : List.of("gzip", "identity", "br", "deflate")) {
+            stub.hint(6 * (1 + encoding.length() % 5), new MissHint(url, base, Headers.of("Accept-Encoding", encoding)));
+            stub.run(Duration.ofSeconds(2));
+        }
+        stub.run(Duration.ofSeconds(8));
+        assertEquals(4, stub.manager(MANAGER).gateway().outcomes(Outcome.INSERTED));
+        VariantRecord record = VariantRecord.fromBytes(stub.read(12, base).data());
+        assertEquals(1, record.version(), "four variants inserted one after another, the record signed once");
+        ObjectVerifier verifier = new ObjectVerifier(Set.of(stub.provider.publicKey()), new VersionFloor(16));
+        assertTrue(verifier.verifyVariantRecord(record, base).ok());
+
+        // The origin stops varying: the next insert stores a plain copy at the base GUID, and a reader
+        // that already saw the record must accept it, so its version continues above the record's.
+        stub.originVaries(false);
+        stub.run(Duration.ofSeconds(11)); // past the cache manager's window for this URL
+        stub.hint(6, new MissHint(url, base));
+        stub.run(Duration.ofSeconds(10));
+        byte[] now = stub.read(12, base).data();
+        assertFalse(VariantRecord.isVariantRecord(now), "the plain copy replaced the record");
+        CachedCopy plain = CachedCopy.fromBytes(now, 1 << 20);
+        assertEquals(2, plain.object().certificate().version());
+        assertTrue(verifier.verify(plain.object(), base).ok(), "above the record's version, so the floor lets it in");
     }
 
     private static String bodyOfVariant(Stub stub, String url, VariantRecord record, Headers request) throws Exception {

@@ -41,6 +41,7 @@ public final class Stub {
     private final Map<Integer, CacheManager> managers = new HashMap<>();
     private int originFetches;
     private final List<Headers> originRequests = new ArrayList<>();
+    private boolean originVaries;
     private Gateway gateway;
 
     /**
@@ -57,6 +58,7 @@ public final class Stub {
      */
     public Stub(long seed, int nodes, int groups, int gatewayVertex, boolean varyOnAcceptEncoding, CacheManagerConfig config,
                 int... managerVertices) {
+        this.originVaries = varyOnAcceptEncoding;
         this.sim = new Simulation(seed);
         this.latency = new GroupLatency(groups);
         this.overlay = new SimulatedOverlay(sim, latency, DolrConfig.defaults(), latency::groupOf);
@@ -71,9 +73,9 @@ public final class Stub {
                 Function<OverlayNode, OverlayApplication> gatewayFactory = Gateway.factory(provider, request -> {
                     originFetches++;
                     originRequests.add(request.headers());
-                    boolean gzip = varyOnAcceptEncoding && request.headers().elements("Accept-Encoding").contains("gzip");
+                    boolean gzip = originVaries && request.headers().elements("Accept-Encoding").contains("gzip");
                     Headers head = Headers.of("Content-Type", "text/plain", "Cache-Control", "max-age=60");
-                    if (varyOnAcceptEncoding) {
+                    if (originVaries) {
                         head = head.with("Vary", "Accept-Encoding");
                     }
                     return CompletableFuture.completedFuture(new OriginResponse(request.url(), 200, "OK", head,
@@ -129,6 +131,11 @@ public final class Stub {
 
     public int originFetches() {
         return originFetches;
+    }
+
+    /** From now on the origin model varies on Accept-Encoding, or stops varying. */
+    public void originVaries(boolean varies) {
+        originVaries = varies;
     }
 
     /** The request headers of every origin fetch so far, in order. */
