@@ -1,5 +1,6 @@
 package io.riptide.proxy;
 
+import io.riptide.core.http.Headers;
 import io.riptide.proxy.cache.CacheLookup;
 import io.riptide.proxy.cache.LookupResult;
 import io.riptide.proxy.cache.ProxyRequest;
@@ -32,7 +33,8 @@ final class RecordingCache implements CacheLookup {
     }
 
     @Override
-    public void onOriginResponse(ProxyRequest request, int status, long latencyNanos, boolean bypassed) {
+    public void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos,
+                                 boolean bypassed) {
         originResponses.add(new OriginResponse(request, status, bypassed));
     }
 }

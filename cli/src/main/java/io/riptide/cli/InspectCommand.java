@@ -7,6 +7,7 @@ import io.riptide.core.http.CachedResponse;
 import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Freshness;
 import io.riptide.core.http.Headers;
+import io.riptide.core.http.Variants;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.CachedCopy;
 import io.riptide.core.object.Heartbeat;
@@ -14,6 +15,7 @@ import io.riptide.core.object.ObjectCertificate;
 import io.riptide.core.object.ObjectFormatException;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.VariantRecord;
 import io.riptide.core.object.Verification;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.NodeAddress;
@@ -227,6 +229,9 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     private int describe(PrintWriter out, Id guid, PublicKey provider, byte[] data) {
+        if (VariantRecord.isVariantRecord(data)) {
+            return describeRecord(out, guid, provider, data);
+        }
         CachedCopy copy;
         try {
             copy = CachedCopy.fromBytes(data, 64 << 20);
@@ -262,6 +267,24 @@ final class InspectCommand implements Callable<Integer> {
             line(out, "heartbeat", "none");
         }
         line(out, "verified", v.ok() ? "yes (provider, signature, body digest, GUID, version)" : "NO: " + v.message());
+        return v.ok() ? 0 : UNVERIFIED;
+    }
+
+    /** The URL varies: its base GUID holds the provider's record of the fields, not a response. */
+    private static int describeRecord(PrintWriter out, Id guid, PublicKey provider, byte[] data) {
+        VariantRecord record;
+        try {
+            record = VariantRecord.fromBytes(data);
+        } catch (ObjectFormatException e) {
+            line(out, "verified", "NO: " + e.getMessage());
+            return UNVERIFIED;
+        }
+        line(out, "varies on", String.join(", ", record.varyFields()) + " (variant record version " + record.version()
+                + ", issued " + Instant.ofEpochMilli(record.issuedAtMillis()) + ")");
+        line(out, "variants", "look one up with --variant, e.g. --variant "
+                + Variants.key(record.varyFields(), Headers.of("Accept-Encoding", "gzip")).orElseThrow());
+        Verification v = new ObjectVerifier(Set.of(provider), new VersionFloor(16)).verifyVariantRecord(record, guid);
+        line(out, "verified", v.ok() ? "yes (provider, signature, GUID, version)" : "NO: " + v.message());
         return v.ok() ? 0 : UNVERIFIED;
     }
 

@@ -72,6 +72,14 @@ class GatewayAndInspectCommandTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        origin.createContext("/varying", exchange -> {
+            byte[] body = "it depends".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Cache-Control", "max-age=300");
+            exchange.getResponseHeaders().add("Vary", "Accept-Encoding");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
         origin.start();
         SigningKey provider = SigningKey.generate(new SecureRandom());
         provider.save(dir.resolve("provider.key"));
@@ -117,6 +125,18 @@ class GatewayAndInspectCommandTest {
             assertTrue(both.contains("@" + gateway.address() + ": version 2 (current)"), both);
             assertTrue(both.contains("@" + node.address() + ": version 1 (superseded by version 2)"), both);
             assertTrue(both.contains("current    version 2 (the newest that verifies, held by 1 of 2)"), both);
+
+            // A varying URL: its base GUID holds the provider's variant record, each variant its own GUID.
+            CliRun varying = new CliRun();
+            String varyingUrl = "http://127.0.0.1:" + origin.getAddress().getPort() + "/varying";
+            assertEquals(0, varying.run("inspect", varyingUrl, "--join", join, "--provider", key, "--insert"), varying.err());
+            assertTrue(varying.out().contains("varies on  accept-encoding (variant record version 1"), varying.out());
+            assertTrue(varying.out().contains("verified   yes"), varying.out());
+            CliRun variant = new CliRun();
+            assertEquals(0, variant.run("inspect", varyingUrl, "--join", join, "--provider", key, "--variant", "accept-encoding"),
+                    variant.err());
+            assertTrue(variant.out().contains("body       10 bytes"), "the variant inspect inserted, without Accept-Encoding: "
+                    + variant.out());
 
             CliRun missing = new CliRun();
             assertEquals(3, missing.run("inspect", url + "?other", "--join", join, "--provider", key), missing.err());

@@ -1,5 +1,6 @@
 package io.riptide.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,6 +67,70 @@ class ProxyOverOverlayTest {
         assertTrue(hit.headers().firstValue("Age").isPresent());
         assertTrue(hit.headers().firstValue("Via").orElse("").contains("riptide"));
         assertEquals(originBefore, site.requests("/style.css"), "a hit never reaches the origin");
+    }
+
+    /**
+     * The sample site gzips its style sheet for clients that accept gzip, with Vary: Accept-Encoding.
+     * Each encoding misses once and is then its own overlay hit; neither is ever served the other's body.
+     */
+    @Test
+    void aVaryingResponseIsAnOverlayHitPerAcceptEncodingAndNeverTheOtherVariant() throws Exception {
+        String path = "/style.css?variants"; // its own URL: the other tests' copies of /style.css are not in play
+        HttpResponse<byte[]> gzipFirst = getBytes(path, "Accept-Encoding", "gzip, deflate");
+        assertTrue(status(gzipFirst).startsWith("riptide; fwd=miss"), status(gzipFirst));
+        assertEquals("gzip", gzipFirst.headers().firstValue("Content-Encoding").orElseThrow());
+        assertEquals("Accept-Encoding", gzipFirst.headers().firstValue("Vary").orElseThrow());
+        HttpResponse<byte[]> gzipHit = awaitHit(path, "Accept-Encoding", "gzip, deflate");
+        int originAfterGzip = site.requests("/style.css");
+
+        HttpResponse<byte[]> plainFirst = getBytes(path); // the JDK client sends no Accept-Encoding
+        assertTrue(status(plainFirst).startsWith("riptide; fwd=miss"), "the gzip variant does not answer it: " + status(plainFirst));
+        assertTrue(plainFirst.headers().firstValue("Content-Encoding").isEmpty());
+        HttpResponse<byte[]> plainHit = awaitHit(path);
+        assertTrue(plainHit.headers().firstValue("Content-Encoding").isEmpty(), "never the gzip variant's head");
+        assertArrayEquals(plainFirst.body(), plainHit.body());
+        assertArrayEquals(gzipFirst.body(), gzipHit.body(), "the gzip variant is the origin's gzip bytes");
+        assertArrayEquals(plainHit.body(), gunzip(gzipHit.body()), "both variants are the same style sheet");
+
+        int originBefore = site.requests("/style.css");
+        HttpResponse<byte[]> gzipAgain = getBytes(path, "Accept-Encoding", "gzip, deflate");
+        HttpResponse<byte[]> plainAgain = getBytes(path);
+        assertEquals("riptide; hit", status(gzipAgain));
+        assertEquals("riptide; hit", status(plainAgain));
+        assertArrayEquals(gzipFirst.body(), gzipAgain.body());
+        assertArrayEquals(plainFirst.body(), plainAgain.body());
+        assertEquals(originBefore, site.requests("/style.css"), "hits never reach the origin");
+        assertTrue(originAfterGzip >= 1);
+    }
+
+    private static HttpResponse<byte[]> getBytes(String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(site.url(path))).timeout(Duration.ofSeconds(20));
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return client.send(b.GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static String status(HttpResponse<?> r) {
+        return r.headers().firstValue("Cache-Status").orElse("(none)");
+    }
+
+    /** Repeats the request (each miss hints the gateway again at most every few seconds) until the overlay serves it. */
+    private static HttpResponse<byte[]> awaitHit(String path, String... headers) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        HttpResponse<byte[]> r = getBytes(path, headers);
+        while (!status(r).equals("riptide; hit") && System.nanoTime() < end) {
+            Thread.sleep(100);
+            r = getBytes(path, headers);
+        }
+        assertEquals("riptide; hit", status(r), "the gateway inserted this variant after the miss hint");
+        return r;
+    }
+
+    private static byte[] gunzip(byte[] data) throws java.io.IOException {
+        try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(data))) {
+            return in.readAllBytes();
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.riptide.proxy.cache;
 
+import io.riptide.core.http.Headers;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -14,10 +15,11 @@ public interface CacheLookup {
     CompletableFuture<LookupResult> lookup(ProxyRequest request);
 
     /**
-     * The origin answered a request that went to it after a miss (or a bypass, with {@code bypassed}):
-     * a chance to send hints (a miss hint to the nearest cache manager or gateway).
+     * The origin answered a request that went to it after a miss (or a bypass, with {@code bypassed})
+     * with {@code status} and {@code responseHeaders}: a chance to send hints (a miss hint to the
+     * nearest cache manager or gateway), whose variant the response's Vary selects.
      */
-    void onOriginResponse(ProxyRequest request, int status, long latencyNanos, boolean bypassed);
+    void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos, boolean bypassed);
 
     /** A cache that never hits: the pass-through mode, and the proxy before it has an overlay. */
     CacheLookup NONE = new CacheLookup() {
@@ -27,7 +29,8 @@ public interface CacheLookup {
         }
 
         @Override
-        public void onOriginResponse(ProxyRequest request, int status, long latencyNanos, boolean bypassed) {
+        public void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos,
+                                     boolean bypassed) {
         }
     };
 }

@@ -14,6 +14,8 @@ import io.riptide.core.http.HttpDates;
 import io.riptide.core.http.ServeDecision;
 import io.riptide.core.http.ServeRules;
 import io.riptide.core.http.Freshness;
+import io.riptide.core.http.VariantKey;
+import io.riptide.core.http.Variants;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.CachedCopy;
 import io.riptide.core.object.Heartbeat;
@@ -21,6 +23,7 @@ import io.riptide.core.object.ObjectCertificate;
 import io.riptide.core.object.ObjectFormatException;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.VariantRecord;
 import io.riptide.core.object.PushMode;
 import io.riptide.core.object.Verification;
 import io.riptide.core.object.VersionFloor;
@@ -28,12 +31,15 @@ import io.riptide.core.stage.Stage;
 import io.riptide.core.stage.StageConfig;
 import io.riptide.dolr.client.ClientMessages.ClientReadReply;
 import io.riptide.dolr.client.OverlayClient;
+import io.riptide.dolr.location.LocationMessages.FailureReason;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -41,7 +47,9 @@ import java.util.concurrent.atomic.LongAdder;
  * becomes a GUID (the canonical URL under the trusted provider's key), a read with a small hop budget,
  * and a verification (provider, signature, body digest, GUID, version never older than seen, the
  * newest heartbeat) on a bounded stage; the copy is served only if RFC 9111 says so for this request.
- * Anything else is a miss, and a miss hint asks the nearest gateway to insert the URL.
+ * A URL whose responses vary has a signed variant record at that GUID instead: the request's variant
+ * key then names a second GUID, read within the same deadline. Anything else is a miss, and a miss
+ * hint asks the nearest gateway to insert the URL in the variant this request selects.
  */
 public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     private final OverlayClient overlay;
@@ -52,8 +60,10 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     private final ObjectVerifier verifier;
     private final ServeRules rules = new ServeRules(new Freshness());
     private final Stage verify;
-    private final Map<String, Long> hinted = new LinkedHashMap<>(64, 0.75f, true);
-    private final Map<String, Boolean> stale = new LinkedHashMap<>(64, 0.75f, true);
+    /** When each variant (by GUID) was last hinted. */
+    private final Map<Id, Long> hinted = new LinkedHashMap<>(64, 0.75f, true);
+    /** Variants (by GUID) last found stale, so the hint after their origin fetch says so. */
+    private final Map<Id, Boolean> stale = new LinkedHashMap<>(64, 0.75f, true);
     private final LongAdder rejected = new LongAdder();
     private final LongAdder hits = new LongAdder();
 
@@ -89,37 +99,111 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         if (CacheControl.ofRequest(request.headers()).noCache()) {
             return CompletableFuture.completedFuture(LookupResult.miss("fwd=request"));
         }
-        Id guid = ObjectNames.objectGuid(provider, url.value(), "");
+        Id base = ObjectNames.objectGuid(provider, url.value(), "");
         long start = System.nanoTime();
         CompletableFuture<LookupResult> result = new CompletableFuture<>();
-        overlay.read(guid, config.ttl()).whenComplete((reply, error) -> {
-            if (error != null || !reply.found()) {
-                String detail = error != null ? "error" : reply.failure().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-                result.complete(LookupResult.miss("fwd=miss; detail=" + detail));
-                return;
-            }
-            boolean queued = verify.submit(() -> judge(request, url, guid, reply, System.nanoTime() - start),
-                    (r, e) -> result.complete(e != null ? LookupResult.miss("fwd=miss; detail=error") : r), Runnable::run);
-            if (!queued) {
-                result.complete(LookupResult.miss("fwd=bypass; detail=overloaded"));
-            }
-        });
+        overlay.read(base, config.ttl()).whenComplete((reply, error) ->
+                onRead(request, url, base, VariantKey.NONE, reply, error, start, result));
         return result;
     }
 
-    private LookupResult judge(ProxyRequest request, CanonicalUrl url, Id guid, ClientReadReply reply, long elapsedNanos) {
+    /**
+     * A read of {@code guid} came back: verify and judge it on the verify stage. If the URL's base GUID
+     * held a variant record, the variant's own read follows, within what is left of the first's deadline.
+     */
+    private void onRead(ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, ClientReadReply reply,
+                        Throwable error, long start, CompletableFuture<LookupResult> result) {
+        if (error != null || !reply.found()) {
+            String detail = error != null ? "error" : reply.failure().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            result.complete(LookupResult.miss("fwd=miss; detail=" + detail));
+            return;
+        }
+        boolean queued = verify.submit(() -> judge(request, url, guid, expected, reply, System.nanoTime() - start), (step, e) -> {
+            if (e != null) {
+                result.complete(LookupResult.miss("fwd=miss; detail=error"));
+            } else if (step.result() != null) {
+                result.complete(step.result());
+            } else {
+                readVariant(request, url, step, start, result);
+            }
+        }, Runnable::run);
+        if (!queued) {
+            result.complete(LookupResult.miss("fwd=bypass; detail=overloaded"));
+        }
+    }
+
+    /** The second read of a varying URL: the variant's GUID, bounded by the lookup's one overall deadline. */
+    private void readVariant(ProxyRequest request, CanonicalUrl url, Step step, long start, CompletableFuture<LookupResult> result) {
+        long left = overlay.readDeadline().toNanos() - (System.nanoTime() - start);
+        if (left <= 0) {
+            result.complete(LookupResult.miss("fwd=miss; detail=timeout"));
+            return;
+        }
+        ClientReadReply timedOut = new ClientReadReply(0, step.variantGuid(), FailureReason.TIMEOUT, 0, new byte[0]);
+        overlay.read(step.variantGuid(), config.ttl())
+                .completeOnTimeout(timedOut, left, TimeUnit.NANOSECONDS)
+                .whenComplete((reply, error) -> onRead(request, url, step.variantGuid(), step.variantKey(), reply, error, start, result));
+    }
+
+    /**
+     * What one verified read leads to: the lookup's result, or (for a URL's variant record) the
+     * variant to read next.
+     */
+    private record Step(LookupResult result, Id variantGuid, VariantKey variantKey) {
+        static Step done(LookupResult result) {
+            return new Step(result, null, null);
+        }
+    }
+
+    /**
+     * Judges a replica read for {@code guid}, which a response selected by {@code expected} should
+     * answer (VariantKey.NONE at the base GUID).
+     */
+    private Step judge(ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, ClientReadReply reply,
+                       long elapsedNanos) {
+        if (VariantRecord.isVariantRecord(reply.data())) {
+            return followRecord(request, url, guid, reply.data());
+        }
         CachedCopy copy;
         try {
             copy = CachedCopy.fromBytes(reply.data(), config.maxBodyBytes());
         } catch (ObjectFormatException e) {
             rejected.increment();
-            return LookupResult.miss("fwd=miss; detail=invalid-replica");
+            return Step.done(LookupResult.miss("fwd=miss; detail=invalid-replica"));
         }
         Verification v = verifier.verify(copy.object(), guid);
         if (!v.ok()) {
             rejected.increment();
-            return LookupResult.miss("fwd=miss; detail=invalid-replica");
+            return Step.done(LookupResult.miss("fwd=miss; detail=invalid-replica"));
         }
+        if (!Variants.matches(copy.object().certificate().headers(), expected, request.headers())) {
+            // Genuine, but its own Vary does not select it for this request (RFC 9111 §4.1): say, the
+            // origin changed its Vary after the record was signed. Never serve another request's variant.
+            return Step.done(LookupResult.miss("fwd=miss; detail=variant-mismatch"));
+        }
+        return Step.done(judge(request, url, guid, copy, reply, elapsedNanos));
+    }
+
+    /** The base GUID held a variant record: verify it and name this request's variant. */
+    private Step followRecord(ProxyRequest request, CanonicalUrl url, Id base, byte[] data) {
+        VariantRecord record;
+        try {
+            record = VariantRecord.fromBytes(data);
+        } catch (ObjectFormatException e) {
+            rejected.increment();
+            return Step.done(LookupResult.miss("fwd=miss; detail=invalid-replica"));
+        }
+        if (!verifier.verifyVariantRecord(record, base).ok()) {
+            rejected.increment();
+            return Step.done(LookupResult.miss("fwd=miss; detail=invalid-replica"));
+        }
+        // A record never names "*" (its constructor refuses it), so every request has a key.
+        VariantKey key = Variants.key(record.varyFields(), request.headers()).orElseThrow();
+        return new Step(null, ObjectNames.objectGuid(provider, url.value(), key.toString()), key);
+    }
+
+    private LookupResult judge(ProxyRequest request, CanonicalUrl url, Id guid, CachedCopy copy, ClientReadReply reply,
+                               long elapsedNanos) {
         ObjectCertificate cert = copy.object().certificate();
         Headers headers = cert.headers();
         Instant requestTime = Instant.ofEpochMilli(cert.requestTimeMillis());
@@ -139,8 +223,8 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         switch (d.action()) {
             case SERVE_FRESH, SERVE_STALE, SERVE_STALE_WHILE_REVALIDATE -> {
                 if (d.action() != ServeDecision.Action.SERVE_FRESH) {
-                    markStale(url.value()); // the origin fetch that follows a later miss reports staleness
-                    hint(url.value(), true);
+                    markStale(guid); // the origin fetch that follows a later miss reports staleness
+                    hint(url.value(), request.headers(), Optional.of(Variants.varyFields(cert.headers())), true);
                 }
                 if (elapsedNanos > config.slowHit().toNanos()) {
                     overlay.anycast(ObjectNames.cacheManagerGuid(provider),
@@ -169,7 +253,7 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
                 boolean byRequest = CacheControl.ofRequest(request.headers()).maxAge().isPresent()
                         || CacheControl.ofRequest(request.headers()).minFresh().isPresent();
                 if (!byRequest) {
-                    markStale(url.value());
+                    markStale(guid);
                 }
                 return LookupResult.miss(byRequest ? "fwd=request" : "fwd=stale");
             }
@@ -177,7 +261,7 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     }
 
     @Override
-    public void onOriginResponse(ProxyRequest request, int status, long latencyNanos, boolean bypassed) {
+    public void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos, boolean bypassed) {
         if (bypassed || !"GET".equals(request.method())) {
             return;
         }
@@ -187,17 +271,37 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         } catch (IllegalArgumentException e) {
             return;
         }
-        boolean wasStale = Boolean.TRUE.equals(remove(stale, url));
-        hint(url, wasStale);
+        // A 304 to the browser's own conditional request often omits Vary: then which fields select the
+        // variant is unknown, and the hint carries the safe allow-list instead.
+        Optional<List<String>> vary = status == 304 && !responseHeaders.contains("Vary")
+                ? Optional.empty() : Optional.of(Variants.varyFields(responseHeaders));
+        Optional<Id> guid = variantGuid(url, request.headers(), vary);
+        if (guid.isEmpty()) {
+            return; // Vary: * — no shared cache may store it, so there is nothing to ask a gateway for
+        }
+        boolean wasStale = Boolean.TRUE.equals(remove(stale, guid.get()));
+        hint(url, request.headers(), vary, wasStale);
+    }
+
+    /**
+     * The GUID the gateway will store this request's variant under, when {@code vary} is known;
+     * the base GUID when it is not. Empty for {@code Vary: *}.
+     */
+    private Optional<Id> variantGuid(String url, Headers request, Optional<List<String>> vary) {
+        if (vary.isEmpty()) {
+            return Optional.of(ObjectNames.objectGuid(provider, url, ""));
+        }
+        return Variants.key(vary.get(), request).map(k ->
+                ObjectNames.objectGuid(provider, url, k.equals(VariantKey.NONE) ? "" : k.toString()));
     }
 
     // Proxy threads and verification threads both touch these small maps.
-    private synchronized Boolean remove(Map<String, Boolean> map, String key) {
+    private synchronized Boolean remove(Map<Id, Boolean> map, Id key) {
         return map.remove(key);
     }
 
-    private synchronized void markStale(String url) {
-        stale.put(url, true);
+    private synchronized void markStale(Id guid) {
+        stale.put(guid, true);
         if (stale.size() > 100_000) {
             stale.remove(stale.keySet().iterator().next());
         }
@@ -206,23 +310,30 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     /**
      * A miss (or stale) hint to the nearest cache manager, which asks a gateway to insert (or re-check);
      * where no cache manager runs, the access node sends the nearest gateway the insert request itself.
+     * Both carry the request's variant-selecting fields, so the gateway fetches this variant, and go
+     * at most once per variant per hint interval.
      */
-    private void hint(String url, boolean wasStale) {
+    private void hint(String url, Headers request, Optional<List<String>> vary, boolean wasStale) {
+        Optional<Id> variant = variantGuid(url, request, vary);
+        if (variant.isEmpty()) {
+            return;
+        }
+        Id guid = variant.get();
         long now = System.nanoTime();
         synchronized (this) {
-            Long last = hinted.get(url);
+            Long last = hinted.get(guid);
             if (last != null && now - last < config.hintInterval().toNanos()) {
                 return;
             }
-            hinted.put(url, now);
+            hinted.put(guid, now);
             if (hinted.size() > 100_000) {
                 hinted.remove(hinted.keySet().iterator().next());
             }
         }
-        Id guid = ObjectNames.objectGuid(provider, url, "");
-        WireMessage toManager = wasStale ? new StaleHint(url, guid, 0) : new MissHint(url, guid);
+        Headers selecting = Variants.selectingFields(request, vary);
+        WireMessage toManager = wasStale ? new StaleHint(url, guid, 0, selecting) : new MissHint(url, guid, selecting);
         overlay.anycast(ObjectNames.cacheManagerGuid(provider), toManager, ObjectNames.gatewayGuid(provider),
-                new InsertRequest(0, url, Headers.EMPTY, wasStale), config.ttl());
+                new InsertRequest(0, url, selecting, wasStale), config.ttl());
     }
 
     /** Hits served from the overlay. */

@@ -49,6 +49,8 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private final ArrayDeque<HttpContent> early = new ArrayDeque<>();
     private boolean keepAlive;
     private ProxyRequest cacheRequest;
+    /** The origin's response head, for the cache's hints (its Vary says which request fields select the variant). */
+    private Headers originResponseHeaders = Headers.EMPTY;
     private Outcome outcome;
     private String cacheStatus;
     private boolean bypassed;
@@ -254,6 +256,9 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         responseStarted = true;
         HttpHeaders h = head.headers();
         HopByHop.strip(h);
+        if (cacheRequest != null) {
+            originResponseHeaders = headersOf(h);
+        }
         HopByHop.addVia(h, head.protocolVersion(), context.config().via());
         h.add(CACHE_STATUS, cacheStatus);
         int code = head.status().code();
@@ -294,7 +299,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         context.stats().record(outcome, now - started);
         if (cacheRequest != null) {
             try {
-                context.cache().onOriginResponse(cacheRequest, status, now - originStarted, bypassed);
+                context.cache().onOriginResponse(cacheRequest, status, originResponseHeaders, now - originStarted, bypassed);
             } catch (RuntimeException e) {
                 LOG.debug("the cache's origin-response hook threw for {}", target.url(), e);
             }

@@ -46,6 +46,8 @@ class OverlayCacheLookupTest {
             Duration.ofSeconds(3), Duration.ofSeconds(2));
     private static final SigningKey PROVIDER = SigningKey.generate(new SecureRandom());
     private static final AtomicInteger ORIGIN_HITS = new AtomicInteger();
+    private static final List<String> VARY_REQUESTS = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final Headers VARYING_HEAD = Headers.of("Cache-Control", "max-age=600", "Vary", "Accept-Encoding");
     private static NioEventLoopGroup group;
     private static OriginFetcher fetcher;
     private static HttpServer origin;
@@ -61,6 +63,21 @@ class OverlayCacheLookupTest {
             ORIGIN_HITS.incrementAndGet();
             byte[] body = ("page " + exchange.getRequestURI().getPath()).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Cache-Control", "max-age=600");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        origin.createContext("/vary/", exchange -> {
+            // Like most servers' CSS and JS: gzip for browsers that accept it, plain for the rest.
+            String accepted = exchange.getRequestHeaders().getFirst("Accept-Encoding");
+            VARY_REQUESTS.add(String.valueOf(accepted));
+            boolean gzip = accepted != null && accepted.contains("gzip");
+            byte[] body = gzip ? gzipped(plainBody(exchange.getRequestURI().getPath())) : plainBody(exchange.getRequestURI().getPath());
+            exchange.getResponseHeaders().add("Cache-Control", "max-age=600");
+            exchange.getResponseHeaders().add("Vary", "Accept-Encoding");
+            if (gzip) {
+                exchange.getResponseHeaders().add("Content-Encoding", "gzip");
+            }
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
@@ -109,7 +126,7 @@ class OverlayCacheLookupTest {
         LookupResult first = cache.lookup(request).get(10, TimeUnit.SECONDS);
         assertFalse(first.hit());
         assertEquals("fwd=miss; detail=not-found", first.missStatus());
-        cache.onOriginResponse(request, 200, 1_000_000, false);
+        cache.onOriginResponse(request, 200, Headers.EMPTY, 1_000_000, false);
         LookupResult later = first;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!later.hit() && System.nanoTime() < deadline) {
@@ -142,5 +159,83 @@ class OverlayCacheLookupTest {
         assertFalse(r.hit(), "a replica whose body does not match its certificate is never served");
         assertEquals("fwd=miss; detail=invalid-replica", r.missStatus());
         assertEquals(before + 1, cache.rejected());
+    }
+
+    @Test
+    void eachAcceptEncodingGetsItsOwnVariantFromTheOverlayAndNeverAnothers() throws Exception {
+        ProxyRequest gzip = get("/vary/app.js", "Accept-Encoding", "gzip, deflate");
+        ProxyRequest identity = get("/vary/app.js", "Accept-Encoding", "identity");
+        byte[] plain = plainBody("/vary/app.js");
+
+        assertEquals("fwd=miss; detail=not-found", cache.lookup(gzip).get(10, TimeUnit.SECONDS).missStatus());
+        cache.onOriginResponse(gzip, 200, VARYING_HEAD, 1_000_000, false);
+        LookupResult gzipHit = awaitHit(gzip);
+        assertArrayEquals(gzipped(plain), gzipHit.body(), "the gzip variant, as the origin sent it");
+        assertEquals("gzip", gzipHit.headers().first("Content-Encoding").orElseThrow());
+
+        // The URL's record is there now, but not this request's variant: a miss, never the gzip body.
+        LookupResult identityMiss = cache.lookup(identity).get(10, TimeUnit.SECONDS);
+        assertFalse(identityMiss.hit());
+        assertEquals("fwd=miss; detail=not-found", identityMiss.missStatus());
+        cache.onOriginResponse(identity, 200, VARYING_HEAD, 1_000_000, false);
+        LookupResult identityHit = awaitHit(identity);
+        assertArrayEquals(plain, identityHit.body());
+        assertFalse(identityHit.headers().contains("Content-Encoding"));
+
+        LookupResult gzipAgain = cache.lookup(gzip).get(10, TimeUnit.SECONDS);
+        assertTrue(gzipAgain.hit());
+        assertArrayEquals(gzipped(plain), gzipAgain.body(), "each variant keeps its own body");
+        assertArrayEquals(plain, cache.lookup(get("/vary/app.js", "Accept-Encoding", "IDENTITY")).get(10, TimeUnit.SECONDS).body(),
+                "a request the normalised key equates with identity gets the identity variant");
+        LookupResult br = cache.lookup(get("/vary/app.js", "Accept-Encoding", "br")).get(10, TimeUnit.SECONDS);
+        assertEquals("fwd=miss; detail=not-found", br.missStatus(), "a variant nobody inserted is a miss");
+        assertEquals(List.of("gzip, deflate", "identity"), VARY_REQUESTS,
+                "one origin fetch per variant, each with the browser's own Accept-Encoding");
+    }
+
+    @Test
+    void aForgedOrTamperedVariantRecordIsRefusedAndCounted() throws Exception {
+        ProxyRequest request = get("/forged-vary", "Accept-Encoding", "gzip");
+        String url = CanonicalUrl.of(request.url().toString()).value();
+        io.riptide.core.id.Id base = ObjectNames.objectGuid(PROVIDER.publicKey(), url, "");
+        io.riptide.core.object.VariantRecord genuine = io.riptide.core.object.VariantRecord.sign(PROVIDER, url,
+                List.of("accept-encoding"), 1, System.currentTimeMillis());
+        // Widened to vary on one more field under the genuine signature: a reader must not follow it.
+        io.riptide.core.object.VariantRecord tampered = new io.riptide.core.object.VariantRecord(genuine.provider(), base, url,
+                List.of("accept-encoding", "user-agent"), 1, genuine.issuedAtMillis(), genuine.signature());
+        NODES.get(3).call(n -> n.storeReplica(base, tampered.toBytes())).get(5, TimeUnit.SECONDS);
+        Thread.sleep(500);
+        long before = cache.rejected();
+        LookupResult r = cache.lookup(request).get(10, TimeUnit.SECONDS);
+        assertEquals("fwd=miss; detail=invalid-replica", r.missStatus());
+        assertEquals(before + 1, cache.rejected());
+    }
+
+    private static LookupResult awaitHit(ProxyRequest request) throws Exception {
+        LookupResult r = cache.lookup(request).get(10, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!r.hit() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            r = cache.lookup(request).get(10, TimeUnit.SECONDS);
+        }
+        assertTrue(r.hit(), "inserted after the hint: " + r.missStatus());
+        assertEquals("riptide; hit", r.headers().first("Cache-Status").orElseThrow());
+        return r;
+    }
+
+    private static byte[] plainBody(String path) {
+        return ("console.log('" + path + "');\n").repeat(20).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] gzipped(byte[] data) {
+        try {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(out)) {
+                gz.write(data);
+            }
+            return out.toByteArray();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

@@ -27,14 +27,16 @@ public final class GatewayRequests {
         this.pending = new PendingRequests<>(node.env());
     }
 
-    /** Asks the nearest gateway to insert {@code url}, or to re-check it if {@code stale}. */
-    public void insert(String url, boolean stale) {
+    /**
+     * Asks the nearest gateway to insert {@code url}, or to re-check it if {@code stale}, fetching
+     * the variant {@code requestHeaders} select (the hint's variant-selecting fields).
+     */
+    public void insert(String url, Headers requestHeaders, boolean stale) {
         sent++;
         long[] id = new long[1];
         id[0] = pending.add(deadline, this::tally,
                 () -> new InsertReply(id[0], url, Id.ZERO, 0, Outcome.UNREACHABLE, "no answer from a gateway"));
-        // Hints carry no request headers: the manager asks for the plain variant, as most requests are.
-        node.anycast(gatewayService, new InsertRequest(id[0], url, Headers.EMPTY, stale), node.config().defaultTtl(), located -> {
+        node.anycast(gatewayService, new InsertRequest(id[0], url, requestHeaders, stale), node.config().defaultTtl(), located -> {
             if (!located.found()) {
                 pending.complete(id[0], new InsertReply(id[0], url, Id.ZERO, 0, Outcome.UNREACHABLE,
                         "no gateway reachable: " + located.failure()));

@@ -20,7 +20,9 @@ import io.riptide.gateway.GatewayConfig;
 import io.riptide.gateway.origin.OriginResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -38,6 +40,8 @@ public final class Stub {
     public final Id managerService;
     private final Map<Integer, CacheManager> managers = new HashMap<>();
     private int originFetches;
+    private final List<Headers> originRequests = new ArrayList<>();
+    private boolean originVaries;
     private Gateway gateway;
 
     /**
@@ -45,6 +49,16 @@ public final class Stub {
      * manager on each of {@code managerVertices}.
      */
     public Stub(long seed, int nodes, int groups, int gatewayVertex, CacheManagerConfig config, int... managerVertices) {
+        this(seed, nodes, groups, gatewayVertex, false, config, managerVertices);
+    }
+
+    /**
+     * As above; if {@code varyOnAcceptEncoding}, the origin answers "gzip:" bodies to requests that
+     * accept gzip and plain ones to the rest, with {@code Vary: Accept-Encoding} on both.
+     */
+    public Stub(long seed, int nodes, int groups, int gatewayVertex, boolean varyOnAcceptEncoding, CacheManagerConfig config,
+                int... managerVertices) {
+        this.originVaries = varyOnAcceptEncoding;
         this.sim = new Simulation(seed);
         this.latency = new GroupLatency(groups);
         this.overlay = new SimulatedOverlay(sim, latency, DolrConfig.defaults(), latency::groupOf);
@@ -58,10 +72,15 @@ public final class Stub {
             if (v == gatewayVertex) {
                 Function<OverlayNode, OverlayApplication> gatewayFactory = Gateway.factory(provider, request -> {
                     originFetches++;
-                    return CompletableFuture.completedFuture(new OriginResponse(request.url(), 200, "OK",
-                            Headers.of("Content-Type", "text/plain", "Cache-Control", "max-age=60"),
-                            ("body of " + request.url()).getBytes(StandardCharsets.UTF_8), SimEnv.EPOCH_MILLIS,
-                            SimEnv.EPOCH_MILLIS, 0));
+                    originRequests.add(request.headers());
+                    boolean gzip = originVaries && request.headers().elements("Accept-Encoding").contains("gzip");
+                    Headers head = Headers.of("Content-Type", "text/plain", "Cache-Control", "max-age=60");
+                    if (originVaries) {
+                        head = head.with("Vary", "Accept-Encoding");
+                    }
+                    return CompletableFuture.completedFuture(new OriginResponse(request.url(), 200, "OK", head,
+                            ((gzip ? "gzip:" : "") + "body of " + request.url()).getBytes(StandardCharsets.UTF_8),
+                            SimEnv.EPOCH_MILLIS, SimEnv.EPOCH_MILLIS, 0));
                 }, gatewayConfig);
                 overlay.add(v, node -> {
                     gateway = (Gateway) gatewayFactory.apply(node);
@@ -112,6 +131,16 @@ public final class Stub {
 
     public int originFetches() {
         return originFetches;
+    }
+
+    /** From now on the origin model varies on Accept-Encoding, or stops varying. */
+    public void originVaries(boolean varies) {
+        originVaries = varies;
+    }
+
+    /** The request headers of every origin fetch so far, in order. */
+    public List<Headers> originRequests() {
+        return List.copyOf(originRequests);
     }
 
     /** Sends {@code hint} from {@code vertex} to the nearest cache manager; the array gets who took it (or the failure). */

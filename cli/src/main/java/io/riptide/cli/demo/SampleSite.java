@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A small web site on 127.0.0.1 for the demo and the browser tests: a page with an image, a style
  * sheet and a script, all cacheable, and a counter of the requests that reached it (so a second
- * load served from the overlay shows as no new origin requests).
+ * load served from the overlay shows as no new origin requests). Like most real sites, it gzips its
+ * style sheet and script for clients that accept gzip and says {@code Vary: Accept-Encoding}, so the
+ * overlay holds one variant per encoding.
  */
 public final class SampleSite implements AutoCloseable {
     /** A 1x1 PNG. */
@@ -41,11 +43,15 @@ public final class SampleSite implements AutoCloseable {
     private static final Map<String, Resource> RESOURCES = Map.of(
             "/", new Resource("text/html; charset=utf-8", PAGE.getBytes(StandardCharsets.UTF_8)),
             "/index.html", new Resource("text/html; charset=utf-8", PAGE.getBytes(StandardCharsets.UTF_8)),
-            "/style.css", new Resource("text/css", CSS.getBytes(StandardCharsets.UTF_8)),
-            "/app.js", new Resource("application/javascript", SCRIPT.getBytes(StandardCharsets.UTF_8)),
+            "/style.css", new Resource("text/css", CSS.getBytes(StandardCharsets.UTF_8), true),
+            "/app.js", new Resource("application/javascript", SCRIPT.getBytes(StandardCharsets.UTF_8), true),
             "/pixel.png", new Resource("image/png", PIXEL));
 
-    private record Resource(String type, byte[] body) {
+    /** One file of the site; a {@code compressible} one is gzipped for clients that accept it. */
+    private record Resource(String type, byte[] body, boolean compressible) {
+        Resource(String type, byte[] body) {
+            this(type, body, false);
+        }
     }
 
     private final HttpServer server;
@@ -68,9 +74,38 @@ public final class SampleSite implements AutoCloseable {
         byte[] body = r == null ? "not found\n".getBytes(StandardCharsets.UTF_8) : r.body();
         exchange.getResponseHeaders().add("Content-Type", r == null ? "text/plain" : r.type());
         exchange.getResponseHeaders().add("Cache-Control", "max-age=300");
+        if (r != null && r.compressible()) {
+            exchange.getResponseHeaders().add("Vary", "Accept-Encoding");
+            if (acceptsGzip(exchange)) {
+                exchange.getResponseHeaders().add("Content-Encoding", "gzip");
+                body = gzip(body);
+            }
+        }
         exchange.sendResponseHeaders(r == null ? 404 : 200, body.length);
         exchange.getResponseBody().write(body);
         exchange.close();
+    }
+
+    // Enough of RFC 9110 §12.5.3 for a demo: "gzip" listed without q=0.
+    private static boolean acceptsGzip(HttpExchange exchange) {
+        for (String value : exchange.getRequestHeaders().getOrDefault("Accept-Encoding", java.util.List.of())) {
+            for (String coding : value.split(",")) {
+                String[] parts = coding.strip().split(";");
+                if (parts[0].strip().equalsIgnoreCase("gzip")
+                        && !(parts.length > 1 && parts[1].replace(" ", "").matches("q=0(\\.0*)?"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static byte[] gzip(byte[] data) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(out)) {
+            gz.write(data);
+        }
+        return out.toByteArray();
     }
 
     /** The URL of {@code path} on this site. */

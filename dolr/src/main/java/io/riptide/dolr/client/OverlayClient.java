@@ -31,6 +31,7 @@ public final class OverlayClient implements AutoCloseable {
     private final EventLoop loop;
     private final TcpTransport transport;
     private final AccessNodes access;
+    private final Duration readDeadline;
     private final Stages stages = Stages.start();
     /** Logs attaching and losing the overlay; cancelled on close (a shared loop outlives the client). */
     private final java.util.concurrent.ScheduledFuture<?> attachWatch;
@@ -40,6 +41,7 @@ public final class OverlayClient implements AutoCloseable {
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.loop = group.next();
+        this.readDeadline = deadline;
         AccessNodes[] holder = new AccessNodes[1];
         this.transport = new TcpTransport(key, listen, DolrCodec.create(), (from, m) -> holder[0].onMessage(from, m), loop, group,
                 TransportConfig.defaults());
@@ -66,6 +68,11 @@ public final class OverlayClient implements AutoCloseable {
         CompletableFuture<ClientReadReply> f = new CompletableFuture<>();
         loop.execute(() -> access.read(guid, ttl, f::complete));
         return f;
+    }
+
+    /** How long one {@link #read} may take before it completes as a timeout. */
+    public Duration readDeadline() {
+        return readDeadline;
     }
 
     /** Anycasts {@code payload} to the nearest provider of {@code service}; no answer. */

@@ -22,6 +22,7 @@ import io.riptide.core.object.ObjectFormatException;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.ObjectVerifier;
 import io.riptide.core.object.StoredResponse;
+import io.riptide.core.object.VariantRecord;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.object.WebObject;
 import io.riptide.core.runtime.Env;
@@ -71,6 +72,10 @@ public final class Inserter {
     private final Map<Id, Recent> recent = new LinkedHashMap<>();
     private final Map<Id, Known> known = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Id, Id> guidOfJob = new LinkedHashMap<>(64, 0.75f, true);
+    /** The newest variant record this gateway knows per base GUID, so each variant's insert need not republish it. */
+    private final Map<Id, VariantRecord> records = new LinkedHashMap<>(64, 0.75f, true);
+    /** Base GUIDs whose record is being published, with the inserts waiting for it. */
+    private final Map<Id, List<Runnable>> recordsInFlight = new HashMap<>();
     private final Consumer<Finished> onFinished;
     private long originFetches;
     private final Map<Outcome, Long> outcomes = new java.util.EnumMap<>(Outcome.class);
@@ -266,10 +271,10 @@ public final class Inserter {
                 Instant.ofEpochMilli(response.requestTimeMillis()), Instant.ofEpochMilli(response.responseTimeMillis()));
         long lifetime = freshness.lifetime(cached).duration().getSeconds();
         StoredResponse content = new StoredResponse(response.status(), response.reason(), stored, response.body());
-        resolveCurrent(guid, copy -> {
+        Consumer<CachedCopy> store = copy -> {
             if (copy == null) {
-                signAndStore(job, job.url.value(), variant, guid, 1, content, response.requestTimeMillis(),
-                        response.responseTimeMillis(), lifetime);
+                signAndStore(job, job.url.value(), variant, guid, nextVersionAfterRecord(guid), content,
+                        response.requestTimeMillis(), response.responseTimeMillis(), lifetime);
                 return;
             }
             // Hashing a large body is CPU work: it goes to the crypto stage, not the node's loop.
@@ -285,7 +290,71 @@ public final class Inserter {
                 finish(job, guid, copy.object().certificate().version(), Outcome.OVERLOADED,
                         "gateway busy: the signing stage is full", lifetime);
             }
+        };
+        if (variant.isEmpty()) {
+            resolveCurrent(guid, store);
+        } else {
+            // The record first: once the requester hears "inserted", a reader must be able to find the variant.
+            ensureVariantRecord(job.url.value(), Variants.varyFields(stored), () -> resolveCurrent(guid, store));
+        }
+    }
+
+    /**
+     * Makes sure the URL's base GUID holds this provider's record that the URL varies on
+     * {@code fields}, then runs {@code then} (also when the record could not be published: the
+     * variant is still worth storing, and the next insert tries again). Inserts of several variants
+     * at once publish one record; the others wait for it.
+     */
+    private void ensureVariantRecord(String url, List<String> fields, Runnable then) {
+        Id base = ObjectNames.objectGuid(provider.publicKey(), url, "");
+        VariantRecord current = records.get(base);
+        if (current != null && current.varyFields().equals(fields)) {
+            then.run();
+            return;
+        }
+        List<Runnable> waiting = recordsInFlight.get(base);
+        if (waiting != null) {
+            waiting.add(then);
+            return;
+        }
+        List<Runnable> mine = new ArrayList<>();
+        mine.add(then);
+        recordsInFlight.put(base, mine);
+        Runnable done = () -> recordsInFlight.remove(base).forEach(Runnable::run);
+        // What the base GUID holds now (a record, a copy of a non-varying version, or nothing) sets the next version.
+        resolveCurrent(base, copy -> {
+            VariantRecord found = records.get(base);
+            if (found != null && found.varyFields().equals(fields)) {
+                done.run();
+                return;
+            }
+            long version = Math.max(copy == null ? 0 : copy.object().certificate().version(),
+                    found == null ? 0 : found.version()) + 1;
+            long now = env.wallClockMillis();
+            boolean queued = env.submit(ServerSettings.CRYPTO_STAGE, () -> VariantRecord.sign(provider, url, fields, version, now),
+                    (record, error) -> {
+                        if (error != null) {
+                            done.run();
+                            return;
+                        }
+                        // The base no longer holds a servable copy: a later non-varying insert must not confirm it.
+                        known.remove(base);
+                        records.put(base, record);
+                        trimToCapacity(records);
+                        if (!distribute(base, record.toBytes(), now, rooted -> done.run())) {
+                            done.run();
+                        }
+                    });
+            if (!queued) {
+                done.run();
+            }
         });
+    }
+
+    /** The version a new non-varying copy at {@code baseGuid} takes: above any variant record stored there. */
+    private long nextVersionAfterRecord(Id baseGuid) {
+        VariantRecord record = records.get(baseGuid);
+        return record == null ? 1 : record.version() + 1;
     }
 
     /**
@@ -301,7 +370,7 @@ public final class Inserter {
                 Instant.ofEpochMilli(timeMillis));
         long lifetime = freshness.lifetime(cached).duration().getSeconds();
         resolveCurrent(guid, copy -> {
-            long version = copy == null ? 1 : copy.object().certificate().version() + 1;
+            long version = copy == null ? nextVersionAfterRecord(guid) : copy.object().certificate().version() + 1;
             signAndStore(job, url.value(), "", guid, version, content, timeMillis, timeMillis, lifetime);
         });
     }
@@ -320,7 +389,10 @@ public final class Inserter {
         }
     }
 
-    /** The newest copy of {@code guid}: known here, or read (and verified) from the overlay. */
+    /**
+     * The newest copy of {@code guid}: known here, or read (and verified) from the overlay. A variant
+     * record found there instead is remembered in {@code records}, and the copy is then null.
+     */
     private void resolveCurrent(Id guid, Consumer<CachedCopy> done) {
         Known k = known.get(guid);
         if (k != null) {
@@ -329,7 +401,18 @@ public final class Inserter {
         }
         node.read(guid, node.config().defaultTtl(), result -> {
             CachedCopy copy = null;
-            if (result.found() && result.data() != null) {
+            if (result.found() && result.data() != null && VariantRecord.isVariantRecord(result.data())) {
+                // A base GUID of a URL that varied: no copy, but the next version starts above the record's.
+                try {
+                    VariantRecord record = VariantRecord.fromBytes(result.data());
+                    if (verifier.verifyVariantRecord(record, guid).ok()) {
+                        records.put(guid, record);
+                        trimToCapacity(records);
+                    }
+                } catch (ObjectFormatException e) {
+                    // As for a corrupt copy below.
+                }
+            } else if (result.found() && result.data() != null) {
                 try {
                     CachedCopy candidate = CachedCopy.fromBytes(result.data(), config.maxObjectBytes());
                     if (verifier.verify(candidate.object(), guid).ok()) {
@@ -416,6 +499,8 @@ public final class Inserter {
     }
 
     private void remember(CachedCopy copy) {
+        // A non-varying copy at a URL's base GUID replaces the variant record that was there.
+        records.remove(copy.object().certificate().guid());
         known.put(copy.object().certificate().guid(), new Known(copy));
         trimToCapacity(known);
     }

@@ -1,9 +1,11 @@
 package io.riptide.core.hint;
 
 import io.riptide.core.gateway.GatewayMessages;
+import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.core.wire.WireMessage;
+import java.util.Objects;
 
 /**
  * Hints browser proxies send to the nearest cache manager (by anycast to its service GUID): what
@@ -22,12 +24,35 @@ public final class HintMessages {
     public record LatencyHint(String url, Id guid, int hops, long latencyMicros) implements WireMessage {
     }
 
-    /** A read of {@code guid} (for {@code url}) found no replica: the proxy went to the origin. */
-    public record MissHint(String url, Id guid) implements WireMessage {
+    /**
+     * A read of {@code guid} (for {@code url}) found no replica: the proxy went to the origin.
+     * {@code requestHeaders} are the request's variant-selecting fields (see
+     * {@code Variants.selectingFields}), so the insert fetches the variant the browser asked for.
+     */
+    public record MissHint(String url, Id guid, Headers requestHeaders) implements WireMessage {
+        public MissHint {
+            Objects.requireNonNull(requestHeaders, "requestHeaders");
+        }
+
+        /** A miss of a response that does not vary: no request fields select it. */
+        public MissHint(String url, Id guid) {
+            this(url, guid, Headers.EMPTY);
+        }
     }
 
-    /** A replica of {@code guid} (for {@code url}) was stale: the newest version the proxy found was {@code staleVersion}. */
-    public record StaleHint(String url, Id guid, long staleVersion) implements WireMessage {
+    /**
+     * A replica of {@code guid} (for {@code url}) was stale: the newest version the proxy found was
+     * {@code staleVersion}. {@code requestHeaders} select the variant, as in {@link MissHint}.
+     */
+    public record StaleHint(String url, Id guid, long staleVersion, Headers requestHeaders) implements WireMessage {
+        public StaleHint {
+            Objects.requireNonNull(requestHeaders, "requestHeaders");
+        }
+
+        /** A stale copy of a response that does not vary. */
+        public StaleHint(String url, Id guid, long staleVersion) {
+            this(url, guid, staleVersion, Headers.EMPTY);
+        }
     }
 
     /**
@@ -42,17 +67,21 @@ public final class HintMessages {
         }
     }
 
-    /** Registers these messages in {@code codec} (tags 1020–1029). */
+    /**
+     * Registers these messages in {@code codec} (tags 1020–1029). Tags 1021 and 1022 were the miss
+     * and stale hints without request headers; they are retired, never to be reused, so a peer on
+     * the old layout fails with "unknown message type" instead of misreading the new one.
+     */
     public static void register(MessageCodec codec) {
         codec.register(FIRST_TAG, LatencyHint.class,
                 (m, out) -> out.string(m.url()).id(m.guid()).u16(Math.max(0, Math.min(m.hops(), 0xffff))).i64(m.latencyMicros()),
                 in -> new LatencyHint(in.string(GatewayMessages.MAX_URL_BYTES), in.id(), in.u16(), in.i64()));
-        codec.register(FIRST_TAG + 1, MissHint.class,
-                (m, out) -> out.string(m.url()).id(m.guid()),
-                in -> new MissHint(in.string(GatewayMessages.MAX_URL_BYTES), in.id()));
-        codec.register(FIRST_TAG + 2, StaleHint.class,
-                (m, out) -> out.string(m.url()).id(m.guid()).i64(m.staleVersion()),
-                in -> new StaleHint(in.string(GatewayMessages.MAX_URL_BYTES), in.id(), in.i64()));
+        codec.register(FIRST_TAG + 4, MissHint.class,
+                (m, out) -> GatewayMessages.writeHeaders(out.string(m.url()).id(m.guid()), m.requestHeaders()),
+                in -> new MissHint(in.string(GatewayMessages.MAX_URL_BYTES), in.id(), GatewayMessages.readHeaders(in)));
+        codec.register(FIRST_TAG + 5, StaleHint.class,
+                (m, out) -> GatewayMessages.writeHeaders(out.string(m.url()).id(m.guid()).i64(m.staleVersion()), m.requestHeaders()),
+                in -> new StaleHint(in.string(GatewayMessages.MAX_URL_BYTES), in.id(), in.i64(), GatewayMessages.readHeaders(in)));
         codec.register(FIRST_TAG + 3, LoadReport.class,
                 (m, out) -> out.id(m.guid()).i32(m.requests()),
                 in -> new LoadReport(in.id(), in.i32(0, MAX_REPORTED_REQUESTS, "reported requests")));

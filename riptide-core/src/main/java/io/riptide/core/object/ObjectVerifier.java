@@ -122,6 +122,35 @@ public final class ObjectVerifier {
         return Verification.accepted(what + " verified: current at " + heartbeat.issuedAtMillis() + " ms");
     }
 
+    /**
+     * Verifies a variant record read for {@code requestedGuid} (a URL's base GUID): trusted provider,
+     * the GUID asked for and the hash of the record's URL, not older than a version already seen
+     * there, the provider's signature. An accepted record raises the floor of that GUID, which its
+     * versions share with the non-varying copies stored there at other times.
+     */
+    public Verification verifyVariantRecord(VariantRecord record, Id requestedGuid) {
+        String what = "variant record " + record.guid().shortHex() + " v" + record.version();
+        if (!trustedProviders.contains(record.provider())) {
+            return Verification.rejected(UNTRUSTED_PROVIDER, what + " is signed by untrusted " + record.provider());
+        }
+        if (!record.guid().equals(requestedGuid)) {
+            return Verification.rejected(WRONG_GUID, what + " was served for " + requestedGuid.shortHex());
+        }
+        // Otherwise a genuine record for one URL could be relabelled as another's, sending readers astray.
+        if (!record.nameGuid().equals(record.guid())) {
+            return Verification.rejected(WRONG_GUID, what + " claims a GUID that is not the hash of " + record.canonicalUrl());
+        }
+        long seen = floor.floor(record.guid());
+        if (record.version() < seen) {
+            return Verification.rejected(STALE_VERSION, what + " is older than version " + seen + " already certified");
+        }
+        if (!record.signatureValid()) {
+            return Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature");
+        }
+        floor.raise(record.guid(), record.version());
+        return Verification.accepted(what + " verified: varies on " + record.varyFields());
+    }
+
     // The checks a certificate must pass, cheapest first; empty if it passes them all.
     private Optional<Verification> checkCertificate(ObjectCertificate certificate, Id requestedGuid) {
         String what = describe(certificate);

@@ -9,6 +9,7 @@ import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.hint.HintMessages.LoadReport;
 import io.riptide.core.hint.HintMessages.MissHint;
 import io.riptide.core.hint.HintMessages.StaleHint;
+import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.core.wire.WireException;
@@ -29,6 +30,8 @@ class HintMessagesTest {
         Id guid = Id.hash("http://example.com/a");
         for (WireMessage m : List.of(new LatencyHint("http://example.com/a", guid, 4, 1200),
                 new MissHint("http://example.com/a", guid), new StaleHint("http://example.com/a", guid, 7),
+                new MissHint("http://example.com/a", guid, Headers.of("Accept-Encoding", "gzip, br")),
+                new StaleHint("http://example.com/a", guid, 7, Headers.of("Accept-Language", "fr", "Accept", "text/css")),
                 new LoadReport(guid, 42))) {
             ByteBuf buf = Unpooled.buffer();
             try {
@@ -48,6 +51,21 @@ class HintMessagesTest {
             assertEquals(HintMessages.FIRST_TAG, buf.getUnsignedShort(0));
         } finally {
             buf.release();
+        }
+    }
+
+    /** The header-less layouts' tags are retired: an old peer's hint is refused, not misread. */
+    @Test
+    void retiredHintTagsAreNotReused() {
+        for (int retired : new int[] {HintMessages.FIRST_TAG + 1, HintMessages.FIRST_TAG + 2}) {
+            ByteBuf buf = Unpooled.buffer();
+            try {
+                buf.writeShort(retired);
+                new io.riptide.core.wire.WireWriter(buf).string("http://example.com/a").id(Id.ZERO);
+                assertThrows(WireException.class, () -> codec.decodeBody(buf));
+            } finally {
+                buf.release();
+            }
         }
     }
 

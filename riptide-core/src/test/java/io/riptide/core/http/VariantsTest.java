@@ -60,4 +60,25 @@ class VariantsTest {
         assertTrue(Variants.matches(Headers.EMPTY, VariantKey.NONE, headers("Accept: x")));
         assertEquals(List.of("accept", "accept-encoding"), Variants.varyFields(headers("Vary: Accept-Encoding, ACCEPT;; Vary: accept")));
     }
+
+    @Test
+    void aRecordsFieldNamesGiveTheSameKeyAsTheResponsesVary() {
+        Headers request = Headers.of("Accept-Encoding", "GZip, br", "Accept-Language", "en");
+        Headers response = Headers.of("Vary", "Accept-Language, Accept-Encoding");
+        assertEquals(Variants.key(response, request), Variants.key(List.of("accept-encoding", "accept-language"), request));
+        assertEquals(Variants.key(response, request), Variants.key(List.of("Accept-Language", "Accept-Encoding"), request));
+    }
+
+    @Test
+    void selectingFieldsAreThoseVaryNamesOrTheSafeListAndNeverCredentials() {
+        Headers request = Headers.of("Accept", "text/css", "Accept-Encoding", "gzip", "Accept-Language", "fr",
+                "User-Agent", "test", "Cookie", "session=secret", "Authorization", "Bearer x");
+        assertEquals(Headers.of("Accept-Encoding", "gzip"),
+                Variants.selectingFields(request, Optional.of(List.of("accept-encoding"))));
+        assertEquals(Headers.of("User-Agent", "test"), Variants.selectingFields(request,
+                Optional.of(List.of("User-Agent", "Cookie", "Authorization"))), "credentials never leave, even when varied on");
+        assertEquals(Headers.of("Accept", "text/css", "Accept-Encoding", "gzip", "Accept-Language", "fr"),
+                Variants.selectingFields(request, Optional.empty()), "Vary unknown: the safe allow-list");
+        assertEquals(Headers.EMPTY, Variants.selectingFields(request, Optional.of(List.of())), "no Vary: nothing selects");
+    }
 }
