@@ -55,12 +55,12 @@ public final class OverlayClient implements AutoCloseable {
 
     /** A client with its own event loop, reading through the nearest of the nodes reachable from {@code seeds}. */
     public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Duration readDeadline) {
-        return new OverlayClient(key, new NodeAddress("127.0.0.1", 0), seeds, new NioEventLoopGroup(1), true, readDeadline);
+        return new OverlayClient(key, ClientAddress.toward(seeds), seeds, new NioEventLoopGroup(1), true, readDeadline);
     }
 
     /** A client on one loop of {@code shared}, which the caller owns. */
     public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Duration readDeadline, EventLoopGroup shared) {
-        return new OverlayClient(key, new NodeAddress("127.0.0.1", 0), seeds, shared, false, readDeadline);
+        return new OverlayClient(key, ClientAddress.toward(seeds), seeds, shared, false, readDeadline);
     }
 
     /** Reads the nearest replica of {@code guid}; completes on the client's loop. */

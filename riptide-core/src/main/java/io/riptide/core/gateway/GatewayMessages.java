@@ -58,6 +58,38 @@ public final class GatewayMessages {
     /** The gateway's answer, sent directly to the requester. {@code version} is 0 when nothing is cached. */
     public record InsertReply(long requestId, String url, Id guid, long version, Outcome outcome, String reason)
             implements WireMessage {
+        /**
+         * Cuts a long reason (they quote URLs, which may be longer than any reason) to what a reader
+         * accepts: a reply the reader refused would close the connection it came on.
+         */
+        public InsertReply {
+            reason = reason == null ? "" : clip(reason, MAX_REASON_BYTES);
+        }
+    }
+
+    /** The most UTF-8 bytes of an {@link InsertReply}'s reason. */
+    public static final int MAX_REASON_BYTES = 4096;
+
+    /** {@code text} cut at a character boundary to at most {@code maxBytes} of UTF-8, ending in "…" if cut. */
+    static String clip(String text, int maxBytes) {
+        byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (utf8.length <= maxBytes) {
+            return text;
+        }
+        String ellipsis = "\u2026";
+        int budget = maxBytes - 3;
+        int end = 0;
+        int bytes = 0;
+        while (end < text.length()) {
+            int cp = text.codePointAt(end);
+            int size = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes + size > budget) {
+                break;
+            }
+            bytes += size;
+            end += Character.charCount(cp);
+        }
+        return text.substring(0, end) + ellipsis;
     }
 
     /** One requester waiting for an insert: who, and the ID it will recognise the reply by. */
@@ -133,7 +165,7 @@ public final class GatewayMessages {
                     if (outcome >= Outcome.values().length) {
                         throw new WireException("unknown insert outcome " + outcome);
                     }
-                    return new InsertReply(id, url, guid, version, Outcome.values()[outcome], in.string(4096));
+                    return new InsertReply(id, url, guid, version, Outcome.values()[outcome], in.string(MAX_REASON_BYTES));
                 });
     }
 }

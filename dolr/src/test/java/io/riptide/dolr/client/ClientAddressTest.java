@@ -1,0 +1,20 @@
+package io.riptide.dolr.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.riptide.core.runtime.NodeAddress;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The client advertises the address its seeds see it from, so their answers come back to it. */
+class ClientAddressTest {
+    @Test
+    void aSeedOnThisHostIsReachedFromLoopback() {
+        assertEquals(new NodeAddress("127.0.0.1", 0), ClientAddress.toward(List.of(new NodeAddress("127.0.0.1", 7101))));
+    }
+
+    @Test
+    void withoutSeedsTheClientStaysOnLoopback() {
+        assertEquals(new NodeAddress("127.0.0.1", 0), ClientAddress.toward(List.of()));
+    }
+}
