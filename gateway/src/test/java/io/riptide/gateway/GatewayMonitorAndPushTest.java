@@ -96,14 +96,17 @@ class GatewayMonitorAndPushTest {
             int hitsWithMonitor = origin.hits();
             long monitoredSince = System.currentTimeMillis();
 
-            // Nobody asks any more: only the monitor's polls can bring a newer heartbeat.
-            CachedCopy copy = awaitHeartbeatAfter(first, monitoredSince);
+            // Nobody asks any more: only the monitor's polls can bring a newer heartbeat, and the one
+            // that matters comes after the certificate alone would have gone stale.
+            ObjectCertificate cert = awaitHeartbeatAfter(first, monitoredSince).object().certificate();
+            long staleAt = cert.responseTimeMillis() + cert.freshnessLifetimeSeconds() * 1000;
+            CachedCopy copy = awaitHeartbeatAfter(first, Math.max(monitoredSince, staleAt));
             Heartbeat heartbeat = overlay.verifiedHeartbeat(copy);
-            ObjectCertificate cert = copy.object().certificate();
+            assertEquals(cert, copy.object().certificate(), "still the first certificate");
             assertEquals(1, cert.version(), "the version stays the same");
             assertEquals(1, heartbeat.version());
             assertArrayEquals(bytes("unchanging"), copy.object().response().body());
-            assertTrue(heartbeat.issuedAtMillis() > cert.responseTimeMillis() + cert.freshnessLifetimeSeconds() * 1000,
+            assertTrue(heartbeat.issuedAtMillis() > staleAt,
                     "the heartbeat vouches for version 1 past the time its certificate alone would have gone stale");
             assertTrue(origin.hits() > hitsWithMonitor, "the monitor polled the origin");
             List<String> polls = origin.requests().subList(hitsWithMonitor, origin.hits());
