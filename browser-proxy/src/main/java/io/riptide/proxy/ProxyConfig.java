@@ -1,5 +1,6 @@
 package io.riptide.proxy;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -22,6 +23,7 @@ import java.util.function.Supplier;
  * @param maxConcurrentLookups cache lookups in flight at once; beyond it requests go straight to the origin
  * @param cookiesBypass whether a request with a {@code Cookie} skips the cache
  * @param tunnelPorts the ports CONNECT may reach; empty allows every port
+ * @param allowFrom the client networks served (loopback by default); a client elsewhere gets 403 on its first request
  * @param accessNodes the overlay access nodes in use, for the status page
  */
 public record ProxyConfig(
@@ -39,6 +41,7 @@ public record ProxyConfig(
         int maxConcurrentLookups,
         boolean cookiesBypass,
         Set<Integer> tunnelPorts,
+        List<Cidr> allowFrom,
         Supplier<List<String>> accessNodes) {
 
     public ProxyConfig {
@@ -58,12 +61,16 @@ public record ProxyConfig(
             throw new IllegalArgumentException("the Via pseudonym must be a token, not " + via);
         }
         tunnelPorts = Set.copyOf(tunnelPorts);
+        if (allowFrom == null || allowFrom.isEmpty()) {
+            throw new IllegalArgumentException("the proxy needs at least one client network to serve");
+        }
+        allowFrom = List.copyOf(allowFrom);
         if (accessNodes == null) {
             accessNodes = List::of;
         }
     }
 
-    /** The defaults: 127.0.0.1:3128, caching, CONNECT to 443 and 8443 only. */
+    /** The defaults: 127.0.0.1:3128, clients on loopback only, caching, CONNECT to 443 and 8443 only. */
     public static ProxyConfig defaults() {
         return builder().build();
     }
@@ -90,6 +97,7 @@ public record ProxyConfig(
         b.maxConcurrentLookups = maxConcurrentLookups;
         b.cookiesBypass = cookiesBypass;
         b.tunnelPorts = tunnelPorts;
+        b.allowFrom = allowFrom;
         b.accessNodes = accessNodes;
         return b;
     }
@@ -97,6 +105,11 @@ public record ProxyConfig(
     /** Whether CONNECT may open a tunnel to {@code targetPort}. */
     public boolean tunnelAllowed(int targetPort) {
         return tunnelPorts.isEmpty() || tunnelPorts.contains(targetPort);
+    }
+
+    /** Whether a client at {@code client} may use the proxy (its pages included). */
+    public boolean clientAllowed(InetAddress client) {
+        return Cidr.anyContains(allowFrom, client);
     }
 
     /** Builds a {@link ProxyConfig}; every field starts at its default. */
@@ -115,6 +128,7 @@ public record ProxyConfig(
         private int maxConcurrentLookups = 1024;
         private boolean cookiesBypass = true;
         private Set<Integer> tunnelPorts = Set.of(443, 8443);
+        private List<Cidr> allowFrom = Cidr.LOOPBACK;
         private Supplier<List<String>> accessNodes = List::of;
 
         private Builder() {
@@ -134,12 +148,13 @@ public record ProxyConfig(
         public Builder maxConcurrentLookups(int v) { maxConcurrentLookups = v; return this; }
         public Builder cookiesBypass(boolean v) { cookiesBypass = v; return this; }
         public Builder tunnelPorts(Set<Integer> v) { tunnelPorts = v; return this; }
+        public Builder allowFrom(List<Cidr> v) { allowFrom = v; return this; }
         public Builder accessNodes(Supplier<List<String>> v) { accessNodes = v; return this; }
 
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
                     connectTimeout, responseTimeout, idleTimeout, upstreamConnectionsPerOrigin, via,
-                    maxConcurrentLookups, cookiesBypass, tunnelPorts, accessNodes);
+                    maxConcurrentLookups, cookiesBypass, tunnelPorts, allowFrom, accessNodes);
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -67,6 +68,11 @@ public final class ProxyMain implements Callable<Integer> {
                 + "is dropped, as 500ms, 3s, ... (default: ${DEFAULT-VALUE}).")
     private Duration readDeadline;
 
+    @Option(names = "--allow-from", paramLabel = "CIDR", converter = CidrText.class,
+            description = "A client network the proxy serves, as 10.0.0.0/8, 2001:db8::/32 or one address; repeatable. Clients "
+                + "elsewhere get 403, the PAC file and status pages included (default: 127.0.0.0/8 and ::1, this machine only).")
+    private List<Cidr> allowFrom = new ArrayList<>();
+
     @Option(names = "--pass-through", description = "Never look anything up: measures the proxy's own overhead (default: off).")
     private boolean passThrough;
 
@@ -102,8 +108,8 @@ public final class ProxyMain implements Callable<Integer> {
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
         cacheConfig = new OverlayCacheConfig(ttl, cacheConfig.slowHit(), cacheConfig.hintInterval(), cacheConfig.maxBodyBytes(),
                 cacheConfig.verifyQueue(), readDeadline);
-        RiptideProxy proxy = RiptideProxy.start(ProxyConfig.builder().host(host).port(port).passThrough(passThrough).build(),
-                seedAddresses, trusted, cacheConfig);
+        ProxyConfig config = proxyConfig();
+        RiptideProxy proxy = RiptideProxy.start(config, seedAddresses, trusted, cacheConfig);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             proxy.close();
@@ -114,6 +120,12 @@ public final class ProxyMain implements Callable<Integer> {
         say(out, String.format("riptide browser proxy on http://%s:%d/ (PAC: http://%s:%d/proxy.pac, status: http://%s:%d/status)%s",
                 a.getHostString(), a.getPort(), a.getHostString(), a.getPort(), a.getHostString(), a.getPort(),
                 passThrough ? ", pass-through" : ""));
+        String clients = config.allowFrom().stream().map(Cidr::toString).collect(Collectors.joining(", "));
+        if (!a.getAddress().isLoopbackAddress() && allowFrom.isEmpty()) {
+            say(out, "serving clients in " + clients + " only: other machines get 403 until their networks are added with --allow-from");
+        } else if (!allowFrom.isEmpty()) {
+            say(out, "serving clients in " + clients);
+        }
         if (!proxy.hasOverlay()) {
             say(out, "no overlay behind it: every request goes to the origin");
         } else if (proxy.awaitAttached(Duration.ofSeconds(10))) {
@@ -124,6 +136,12 @@ public final class ProxyMain implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /** The front's configuration as the options (and a config file) give it, once they are parsed. */
+    public ProxyConfig proxyConfig() {
+        return ProxyConfig.builder().host(host).port(port).passThrough(passThrough)
+                .allowFrom(allowFrom.isEmpty() ? Cidr.LOOPBACK : allowFrom).build();
     }
 
     private PublicKey providerKey(String text) {
@@ -148,6 +166,23 @@ public final class ProxyMain implements Callable<Integer> {
     private static void say(PrintWriter out, String line) {
         out.println(line);
         out.flush();
+    }
+
+    /** Client networks as {@link Cidr#parse} reads them, refused with its message. */
+    static final class CidrText implements ITypeConverter<Cidr> {
+        @Override
+        public Cidr convert(String value) {
+            if (value.contains(",")) {
+                // As with --seed, a list is the option repeated (a config file's commas are split before this).
+                throw new TypeConversionException("one network per --allow-from, repeated for more "
+                        + "(--allow-from 10.0.0.0/8 --allow-from 192.168.0.0/16), got '" + value + "'");
+            }
+            try {
+                return Cidr.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
     }
 
     /**

@@ -6,7 +6,7 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * What the proxy has served: hits, misses, bypasses, errors and tunnels, and the latency of every
+ * What the proxy has served: hits, misses, bypasses, errors and tunnels, the clients it refused, and the latency of every
  * answered request from its head arriving to its last byte handed to the socket. Thread-safe; the
  * front records, the status page and tests read.
  */
@@ -25,6 +25,7 @@ public final class ProxyStats {
     private final LongAdder bypasses = new LongAdder();
     private final LongAdder errors = new LongAdder();
     private final LongAdder tunnels = new LongAdder();
+    private final LongAdder clientsRefused = new LongAdder();
     private final LongAdder upstreamConnections = new LongAdder();
     private final LongAdder latencyMicrosSum = new LongAdder();
     // Recording is wait-free on the event loops; readers fold the interval into the running total.
@@ -55,6 +56,14 @@ public final class ProxyStats {
         tunnels.increment();
     }
 
+    /**
+     * Counts one client refused because its address is not in the allow-list: a 403, not an answered
+     * request (it is in neither the request counts nor the latency).
+     */
+    public void clientRefused() {
+        clientsRefused.increment();
+    }
+
     /** Counts one new connection to an origin (reused ones are not counted). */
     public void upstreamConnectionOpened() {
         upstreamConnections.increment();
@@ -78,6 +87,10 @@ public final class ProxyStats {
 
     public long tunnels() {
         return tunnels.sum();
+    }
+
+    public long clientsRefused() {
+        return clientsRefused.sum();
     }
 
     public long upstreamConnectionsOpened() {

@@ -3,6 +3,7 @@ package io.riptide.proxy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,16 @@ final class RawClient implements AutoCloseable {
     final InputStream in;
 
     RawClient(InetSocketAddress proxy) throws IOException {
-        socket = new Socket(proxy.getAddress(), proxy.getPort());
+        this(proxy, null);
+    }
+
+    /** Connects from {@code from} (any loopback address stands in for another machine), or from the default when null. */
+    RawClient(InetSocketAddress proxy, InetAddress from) throws IOException {
+        socket = new Socket();
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+        }
+        socket.connect(proxy, 10_000);
         socket.setSoTimeout(10_000);
         socket.setTcpNoDelay(true);
         in = socket.getInputStream();

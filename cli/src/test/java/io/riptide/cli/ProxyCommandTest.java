@@ -3,14 +3,21 @@ package io.riptide.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.riptide.proxy.Cidr;
+import io.riptide.proxy.ProxyConfig;
+import io.riptide.proxy.ProxyMain;
+import io.riptide.simulator.scenario.Scenarios;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** What {@code riptide proxy} says about itself and about arguments it cannot use, without starting a proxy. */
 class ProxyCommandTest {
+    private static final String N = System.lineSeparator();
+
     private final CliRun cli = new CliRun();
 
     @TempDir
@@ -20,7 +27,7 @@ class ProxyCommandTest {
     void helpExplainsEveryOptionAndItsDefault() {
         assertEquals(0, cli.run("proxy", "--help"));
         for (String expected : new String[] {"--port", "default: 3128", "--host", "default: 127.0.0.1", "--seed", "--provider",
-            "ed25519:BASE64", "--ttl", "default: 8", "--read-deadline", "default: 3s", "--pass-through", "proxy.pac"}) {
+            "ed25519:BASE64", "--ttl", "default: 8", "--read-deadline", "default: 3s", "--allow-from", "default: 127.0.0.0/8 and ::1", "--pass-through", "proxy.pac"}) {
             assertTrue(cli.out().contains(expected), "help mentions '" + expected + "':\n" + cli.out());
         }
     }
@@ -55,5 +62,58 @@ class ProxyCommandTest {
         assertEquals(2, cli.run("proxy", "--config", f.toString()));
         assertTrue(cli.err().contains("riptide proxy: --read-deadline must be between 1ms and 1m, got 0ms (from " + f + ":2)"),
                 cli.err());
+    }
+
+    @Test
+    void badNetworksAreUsageErrorsNamingTheValue() {
+        String[][] cases = {
+            {"10.0.0.1/8", "'10.0.0.1/8' has bits set past its /8 prefix; did you mean 10.0.0.0/8?"},
+            {"10.0.0.0/33", "'10.0.0.0/33': the prefix of an IPv4 network is at most /32"},
+            {"campus", "expected a network as ADDRESS/PREFIX (10.0.0.0/8, 2001:db8::/32) or one address, got 'campus'"},
+            {"10.0.0.0/8,192.168.0.0/16", "one network per --allow-from, repeated for more (--allow-from 10.0.0.0/8 --allow-from "
+                + "192.168.0.0/16), got '10.0.0.0/8,192.168.0.0/16'"}};
+        for (String[] c : cases) {
+            CliRun run = new CliRun();
+            assertEquals(2, run.run("proxy", "--port", "0", "--allow-from", "127.0.0.1", "--allow-from", c[0]), c[0]);
+            assertEquals("riptide proxy: Invalid value for option '--allow-from' (CIDR): " + c[1] + N
+                    + "Try 'riptide proxy --help' for the options and their defaults." + N, run.err());
+            assertEquals("", run.out(), "nothing started");
+        }
+    }
+
+    @Test
+    void allowFromIsRepeatableAndDefaultsToLoopback() {
+        assertEquals(Cidr.LOOPBACK, parsed("--port", "0").allowFrom());
+        assertEquals(List.of(Cidr.parse("10.0.0.0/8"), Cidr.parse("2001:db8::/32")),
+                parsed("--allow-from", "10.0.0.0/8", "--allow-from", "2001:db8::/32").allowFrom());
+    }
+
+    @Test
+    void allowFromIsAConfigKeyTakingAListAndTheCommandLineWins() throws Exception {
+        Path f = dir.resolve("proxy.conf");
+        Files.write(f, List.of("port = 0", "allow-from = 10.0.0.0/8, 192.168.0.0/16", "allow-from = fd00::/8"));
+        assertEquals(List.of(Cidr.parse("10.0.0.0/8"), Cidr.parse("192.168.0.0/16"), Cidr.parse("fd00::/8")),
+                parsed("--config", f.toString()).allowFrom());
+        assertEquals(List.of(Cidr.parse("127.0.0.2")), parsed("--config", f.toString(), "--allow-from", "127.0.0.2").allowFrom());
+    }
+
+    @Test
+    void aBadNetworkInAConfigFileIsNamedWithItsLine() throws Exception {
+        Path f = dir.resolve("proxy.conf");
+        Files.write(f, List.of("port = 0", "allow-from = 10.0.0.0/8", "allow-from = 192.168.0.0/16, the campus"));
+        assertEquals(2, cli.run("proxy", "--config", f.toString()));
+        assertEquals("riptide proxy: 1 error in " + f + " (nothing was started):" + N
+                + f + ":3: Invalid value for option '--allow-from' (CIDR): expected a network as ADDRESS/PREFIX (10.0.0.0/8, 2001:db8::/32) "
+                + "or one address, got 'the campus'" + N
+                + "Try 'riptide proxy --help' for the options and their defaults." + N, cli.err());
+    }
+
+    private static ProxyConfig parsed(String... args) {
+        CommandLine root = Riptide.commandLine(Scenarios.builtIn(), false);
+        String[] all = new String[args.length + 1];
+        all[0] = "proxy";
+        System.arraycopy(args, 0, all, 1, args.length);
+        root.parseArgs(all);
+        return ((ProxyMain) root.getSubcommands().get("proxy").getCommand()).proxyConfig();
     }
 }

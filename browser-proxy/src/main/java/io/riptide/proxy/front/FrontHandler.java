@@ -15,10 +15,13 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.NetUtil;
 import io.netty.util.ReferenceCountUtil;
+import io.riptide.proxy.Cidr;
+import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats.Outcome;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * {@link Exchange}. Pipelined requests wait (decoded, unanswered) until the exchange before them has
  * written its whole response, so responses go out in order without buffering any body; reading
  * from the socket stops while anything waits, so a pipelining client cannot queue without bound.
+ * A client whose address is not in the configured allow-list gets 403 on its first request, before
+ * anything else is looked at (no page, no origin, no lookup, no tunnel), and the connection closes.
  */
 final class FrontHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(FrontHandler.class);
@@ -191,6 +196,11 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
     private Exchange start(HttpRequest request) {
         long started = System.nanoTime();
         String via = context.config().via();
+        if (!clientAllowed()) {
+            ReferenceCountUtil.release(request);
+            refuse();
+            return null;
+        }
         if (request.decoderResult().isFailure()) {
             Throwable cause = request.decoderResult().cause();
             ReferenceCountUtil.release(request);
@@ -226,6 +236,24 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
             return null;
         }
         return ProxyExchange.start(this, context, request, target, keepAlive, started);
+    }
+
+    private boolean clientAllowed() {
+        // Fails closed: a connection without a client address to judge is refused.
+        return ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null
+                && context.config().clientAllowed(remote.getAddress());
+    }
+
+    private void refuse() {
+        context.stats().clientRefused();
+        LOG.debug("refusing browser connection {}: not in allow-from", ctx.channel().remoteAddress());
+        respond(Responses.text(ctx.alloc(), HttpResponseStatus.FORBIDDEN, refusal(context.config()), context.config().via()), false);
+    }
+
+    /** What a refused client reads: whom the proxy serves, and who can change that. */
+    static String refusal(ProxyConfig config) {
+        return "this proxy serves clients in " + config.allowFrom().stream().map(Cidr::toString).collect(Collectors.joining(", "))
+                + "; ask its operator to add your network with --allow-from";
     }
 
     private Exchange page(HttpRequest request, boolean keepAlive) {

@@ -2,16 +2,18 @@ package io.riptide.proxy.status;
 
 import io.riptide.dolr.admin.ReportPart;
 import io.riptide.dolr.admin.StatusReport;
+import io.riptide.proxy.Cidr;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The proxy's figures, from which its status page, {@code /status.json} and {@code /metrics} are all
- * rendered: requests by result, tunnels, latency percentiles, and the access nodes in use.
+ * rendered: requests by result, tunnels, refused clients, latency percentiles, and the access nodes in use.
  */
 public final class ProxyReport {
     /** The status page's title. */
@@ -26,6 +28,7 @@ public final class ProxyReport {
                 .summary("mode", config.passThrough() ? "pass-through (no cache lookups)" : "caching")
                 .summary("requests", "hits " + stats.hits() + ", misses " + stats.misses() + ", bypasses " + stats.bypasses()
                         + ", errors " + stats.errors())
+                .summary("clients allowed", config.allowFrom().stream().map(Cidr::toString).collect(Collectors.joining(", ")))
                 .summary("access nodes", accessNodes.isEmpty() ? "none" : String.join(", ", accessNodes));
         b.table("Requests", "", List.of("result", "count"), List.of(
                 List.of("hits", Long.toString(stats.hits())),
@@ -33,6 +36,7 @@ public final class ProxyReport {
                 List.of("bypasses", Long.toString(stats.bypasses())),
                 List.of("errors", Long.toString(stats.errors())),
                 List.of("tunnels", Long.toString(stats.tunnels())),
+                List.of("clients refused (not in allow-from)", Long.toString(stats.clientsRefused())),
                 List.of("origin connections opened", Long.toString(stats.upstreamConnectionsOpened()))));
         b.table("Latency", l.count() + " requests, from a request's head to its response's last byte",
                 List.of("percentile", "latency"), List.of(
@@ -54,6 +58,8 @@ public final class ProxyReport {
         b.metrics()
                 .counter("riptide_proxy_requests_total", "Requests answered, by where the answer came from.", "result", byResult)
                 .counter("riptide_proxy_tunnels_total", "CONNECT tunnels opened.", stats.tunnels())
+                .counter("riptide_proxy_clients_refused_total",
+                        "Connections refused with 403 because the client's address is not in allow-from.", stats.clientsRefused())
                 .counter("riptide_proxy_origin_connections_opened_total", "New connections to origins.",
                         stats.upstreamConnectionsOpened())
                 .gauge("riptide_proxy_access_nodes", "Overlay access nodes in use.", accessNodes.size())
