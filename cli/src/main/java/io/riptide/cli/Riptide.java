@@ -84,6 +84,10 @@ public final class Riptide implements Callable<Integer> {
 
     private static void applyToTree(CommandLine command) {
         CommandSpec spec = command.getCommandSpec();
+        if (spec.versionProvider() == null) {
+            // -V is on every command; without a provider a subcommand's would print nothing at all.
+            spec.versionProvider(new RiptideVersion());
+        }
         if (spec.usageMessage().descriptionHeading().isEmpty()) {
             spec.usageMessage().descriptionHeading("%n");
         }

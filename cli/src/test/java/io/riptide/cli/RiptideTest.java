@@ -17,6 +17,15 @@ class RiptideTest {
     private final CliRun cli = new CliRun();
 
     @Test
+    void everyCommandPrintsTheVersion() {
+        for (String[] args : new String[][] {{"--version"}, {"node", "--version"}, {"bench", "insert", "-V"}}) {
+            CliRun run = new CliRun();
+            assertEquals(0, run.run(args));
+            assertTrue(run.out().startsWith("riptide "), String.join(" ", args) + ": " + run.out());
+        }
+    }
+
+    @Test
     void helpListsTheSubcommands() {
         assertEquals(0, cli.run("--help"));
         assertTrue(cli.out().contains("simulate"), cli.out());
