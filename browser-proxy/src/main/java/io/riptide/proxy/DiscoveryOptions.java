@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -29,10 +30,10 @@ import picocli.CommandLine.Spec;
  * key in the overlay handshake and every object is still verified against {@code --provider}.
  */
 public final class DiscoveryOptions implements AutoCloseable {
-    /** How long the start waits for the first announcement; later ones are still taken. */
+    /** How long the start waits for the first announcement (and, to trust one, for a provider's); later ones are still taken. */
     static final Duration WAIT = Duration.ofSeconds(3);
     /** After the first announcement, how long to gather the others answering the same query. */
-    private static final Duration GATHER = Duration.ofMillis(500);
+    private static final Duration GATHER = Duration.ofSeconds(1);
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -56,6 +57,8 @@ public final class DiscoveryOptions implements AutoCloseable {
 
     private Browser browser;
     private volatile RiptideProxy feeding;
+    /** Announcements already printed: each is printed once, whether found at the start, in between, or later. */
+    private final Set<Announcement> told = ConcurrentHashMap.newKeySet();
     private PrintWriter out;
 
     /** The seeds and the provider to start the proxy with. */
@@ -90,10 +93,17 @@ public final class DiscoveryOptions implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--discover: " + e.getMessage());
             }
+            long deadline = System.nanoTime() + WAIT.toNanos();
             browser = Browser.start(where, this::announced);
             if (browser.awaitFirst(WAIT)) {
                 Thread.sleep(GATHER.toMillis());
+                // A provider to trust may come from a cache manager or gateway answering later than a plain node.
+                while (provider == null && trustAnnounced && browser.found().stream().allMatch(a -> a.provider() == null)
+                        && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(50);
+                }
                 announced = browser.found();
+                told.addAll(announced);
                 say("found on the local network (" + where + "): " + String.join(", ", announced.stream().map(Object::toString).toList()));
             } else {
                 say("nothing announced on the local network (" + where + ") within " + WAIT.toSeconds() + "s; still listening");
@@ -127,8 +137,8 @@ public final class DiscoveryOptions implements AutoCloseable {
     /** From now on, nodes announced are added to {@code proxy}'s seeds (those found so far too). */
     public void feed(RiptideProxy proxy) {
         if (browser != null) {
-            feeding = proxy;
-            proxy.addSeeds(browser.found().stream().map(Announcement::overlay).toList());
+            feeding = proxy; // first: whatever is found after the list below is read comes through announced()
+            browser.found().forEach(this::announced);
         }
     }
 
@@ -136,7 +146,9 @@ public final class DiscoveryOptions implements AutoCloseable {
         RiptideProxy proxy = feeding;
         if (proxy != null) {
             proxy.addSeeds(List.of(a.overlay()));
-            say("found on the local network: " + a);
+            if (told.add(a)) {
+                say("found on the local network: " + a);
+            }
         }
     }
 
