@@ -33,12 +33,22 @@ final class NodeProcess implements AutoCloseable {
 
     /** Starts {@code java ... io.riptide.cli.Riptide node ARGS}; its output goes to files in {@code dir}. */
     static NodeProcess start(String name, Path dir, String... nodeArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("node"));
+        args.addAll(List.of(nodeArgs));
+        return start(name, dir, List.of(), Riptide.class.getName(), args);
+    }
+
+    /**
+     * Starts {@code WRAPPER... java ... MAINCLASS ARGS} on the test class path: any {@code riptide}
+     * command, or a test's own main, run through {@code wrapper} (such as entering a network namespace).
+     */
+    static NodeProcess start(String name, Path dir, List<String> wrapper, String mainClass, List<String> args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // Surefire runs tests from a manifest-only jar; this property holds the real class path.
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid",
-                "-cp", classPath, Riptide.class.getName(), "node"));
-        command.addAll(List.of(nodeArgs));
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(List.of(java, "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid", "-cp", classPath, mainClass));
+        command.addAll(args);
         Path stdout = dir.resolve(name + ".stdout");
         Path stderr = dir.resolve(name + ".stderr");
         Process p = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
