@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -53,6 +54,9 @@ public final class ProxyMain implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "HOST:PORT",
             description = "An overlay node to start from; repeatable (default: none, and every request goes to the origin).")
     private List<String> seeds = new ArrayList<>();
+
+    @Mixin
+    private DiscoveryOptions discovery;
 
     @Option(names = "--provider", paramLabel = "KEY",
             description = "The provider whose objects to trust: a key file, or its public key as ed25519:BASE64 "
@@ -105,13 +109,18 @@ public final class ProxyMain implements Callable<Integer> {
         if (!seedAddresses.isEmpty() && trusted == null) {
             throw new ParameterException(spec.commandLine(), "--seed needs --provider: whose objects should the proxy trust?");
         }
+        DiscoveryOptions.Found found = discovery.find(seedAddresses, trusted, out);
+        seedAddresses = found.seeds();
+        trusted = found.provider();
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
         cacheConfig = new OverlayCacheConfig(ttl, cacheConfig.slowHit(), cacheConfig.hintInterval(), cacheConfig.maxBodyBytes(),
                 cacheConfig.verifyQueue(), readDeadline);
         ProxyConfig config = proxyConfig();
-        RiptideProxy proxy = RiptideProxy.start(config, seedAddresses, trusted, cacheConfig);
+        RiptideProxy proxy = RiptideProxy.start(config, seedAddresses, trusted, cacheConfig, discovery.listening());
+        discovery.feed(proxy);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            discovery.close();
             proxy.close();
             say(out, "proxy stopped");
             stopped.countDown();

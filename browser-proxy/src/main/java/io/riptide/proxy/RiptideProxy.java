@@ -30,7 +30,16 @@ public final class RiptideProxy implements AutoCloseable {
 
     /** Starts the proxy; {@code seeds} empty or {@code provider} null means no overlay behind it. */
     public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig) {
-        if (seeds.isEmpty() || provider == null || config.passThrough()) {
+        return start(config, seeds, provider, cacheConfig, false);
+    }
+
+    /**
+     * As above; with {@code moreSeedsLater} (the proxy keeps listening for nodes announced on the local
+     * network) the overlay is set up even with no seed yet, and {@link #addSeeds} brings them in.
+     */
+    public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig,
+                                     boolean moreSeedsLater) {
+        if ((seeds.isEmpty() && !moreSeedsLater) || provider == null || config.passThrough()) {
             return new RiptideProxy(null, null, ProxyServer.start(config, CacheLookup.NONE));
         }
         OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds, cacheConfig.readDeadline());
@@ -47,6 +56,13 @@ public final class RiptideProxy implements AutoCloseable {
 
     public ProxyServer server() {
         return server;
+    }
+
+    /** Adds seeds found after the start; ignored without an overlay behind the proxy. */
+    public void addSeeds(List<NodeAddress> more) {
+        if (client != null) {
+            client.addSeeds(more);
+        }
     }
 
     /** Whether an overlay is behind the proxy. */

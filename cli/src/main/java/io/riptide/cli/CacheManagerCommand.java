@@ -8,6 +8,8 @@ import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.discovery.Announcement.Role;
+import io.riptide.dolr.discovery.MdnsInterface;
 import io.riptide.dolr.server.NodeReport;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
@@ -46,6 +48,9 @@ final class CacheManagerCommand implements Callable<Integer> {
     @Mixin
     private AdminOptions admin;
 
+    @Mixin
+    private AnnounceOptions announce;
+
     @Option(names = "--node-key", paramLabel = "FILE",
             description = "The node's own key, which fixes its node ID (default: a new key for this run only).")
     private Path nodeKey;
@@ -59,6 +64,7 @@ final class CacheManagerCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NodeAddress listen = overlay.listen();
         NodeAddress bootstrap = overlay.bootstrap();
+        MdnsInterface mdns = announce.where(listen);
         PublicKey providerKey = KeyFiles.publicKey(provider, "--provider", spec.commandLine());
         SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
                 : KeyFiles.loadOrCreate(nodeKey, "--node-key", spec.commandLine(), out, "the node's ID");
@@ -75,8 +81,12 @@ final class CacheManagerCommand implements Callable<Integer> {
             server.close();
             return 1;
         }
+        AutoCloseable announcer = AnnounceOptions.whenJoined(mdns, server, Role.CACHE_MANAGER, providerKey, out);
         RunningNode.run("cache-manager", server, bootstrap, overlay, out,
-                () -> String.format("hints %d, insert requests %d", manager[0].hints(), manager[0].gateway().sent()), admin::stop);
+                () -> String.format("hints %d, insert requests %d", manager[0].hints(), manager[0].gateway().sent()), () -> {
+                    announcer.close();
+                    admin.stop();
+                });
         return 0;
     }
 }

@@ -4,6 +4,8 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
+import io.riptide.dolr.discovery.Announcement.Role;
+import io.riptide.dolr.discovery.MdnsInterface;
 import io.riptide.dolr.server.NodeReport;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
@@ -51,6 +53,9 @@ final class GatewayCommand implements Callable<Integer> {
     @Mixin
     private AdminOptions admin;
 
+    @Mixin
+    private AnnounceOptions announce;
+
     @Option(names = "--node-key", paramLabel = "FILE",
             description = "The node's own key, which fixes its node ID (default: a new key for this run only).")
     private Path nodeKey;
@@ -68,6 +73,7 @@ final class GatewayCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NodeAddress listen = overlay.listen();
         NodeAddress bootstrap = overlay.bootstrap();
+        MdnsInterface mdns = announce.where(listen);
         if (maxObjectMb < 1 || maxObjectMb > 14) {
             throw new ParameterException(spec.commandLine(), "--max-object-mb must be between 1 and 14, got " + maxObjectMb);
         }
@@ -106,10 +112,12 @@ final class GatewayCommand implements Callable<Integer> {
             return 1;
         }
         RunningNode.say(out, "provider key " + provider.publicKey() + " (proxies trust this)");
+        AutoCloseable announcer = AnnounceOptions.whenJoined(mdns, server, Role.GATEWAY, provider.publicKey(), out);
         RunningNode.run("gateway", server, bootstrap, overlay, out,
                 () -> String.format("origin fetches %d, inserts in progress %d, monitors %d",
                         gateway[0].inserter().originFetches(), gateway[0].inserter().inProgress(), gateway[0].monitors().size()),
                 () -> {
+                    announcer.close();
                     admin.stop();
                     fetcher.close();
                     fetchGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);

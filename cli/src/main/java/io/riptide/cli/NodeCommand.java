@@ -2,6 +2,8 @@ package io.riptide.cli;
 
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.discovery.Announcement.Role;
+import io.riptide.dolr.discovery.MdnsInterface;
 import io.riptide.dolr.server.NodeReport;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
@@ -33,6 +35,9 @@ final class NodeCommand implements Callable<Integer> {
     @Mixin
     private AdminOptions admin;
 
+    @Mixin
+    private AnnounceOptions announce;
+
     @Option(names = "--key", paramLabel = "FILE",
             description = "The node's key, which fixes its node ID; created if the file is missing (default: a new key for this run only).")
     private Path keyFile;
@@ -42,13 +47,18 @@ final class NodeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NodeAddress listen = overlay.listen();
         NodeAddress bootstrap = overlay.bootstrap();
+        MdnsInterface mdns = announce.where(listen);
         SigningKey key = KeyFiles.loadOrCreate(keyFile, "--key", spec.commandLine(), out, "the node's ID across restarts");
         OverlayServer server = overlay.start(ServerSettings.of(key, listen).joining(bootstrap));
         if (!admin.start("Riptide node", List.of(NodeReport.of(server)), NodeReport.WATCHES, out)) {
             server.close();
             return 1;
         }
-        RunningNode.run("node", server, bootstrap, overlay, out, () -> "", admin::stop);
+        AutoCloseable announcer = AnnounceOptions.whenJoined(mdns, server, Role.NODE, null, out);
+        RunningNode.run("node", server, bootstrap, overlay, out, () -> "", () -> {
+            announcer.close();
+            admin.stop();
+        });
         return 0;
     }
 }

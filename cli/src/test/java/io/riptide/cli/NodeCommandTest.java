@@ -54,4 +54,16 @@ class NodeCommandTest {
         assertEquals(2, cli.run("node"));
         assertTrue(cli.err().contains("--port"), cli.err());
     }
+
+    @Test
+    void announcingIsCheckedBeforeTheNodeStartsAndNeverFromLoopbackToTheNetwork() {
+        assertEquals(2, cli.run("node", "--port", "0", "--announce"));
+        assertTrue(cli.err().contains("--announce: the node listens on 127.0.0.1, which nobody else on the network can reach"),
+                cli.err());
+        // Only an interface that does not exist: naming a real one would announce on it.
+        CliRun missing = new CliRun();
+        assertEquals(2, missing.run("cache-manager", "--provider", "ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--port", "0",
+                "--mdns-interface", "no-such-if0"));
+        assertTrue(missing.err().contains("--announce: no interface named 'no-such-if0'"), missing.err());
+    }
 }

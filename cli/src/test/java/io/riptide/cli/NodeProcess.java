@@ -38,12 +38,22 @@ final class NodeProcess implements AutoCloseable {
 
     /** Starts {@code java ... io.riptide.cli.Riptide COMMAND ARGS}; its output goes to files in {@code dir}. */
     static NodeProcess command(String name, Path dir, String riptideCommand, String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of(riptideCommand));
+        all.addAll(List.of(args));
+        return start(name, dir, List.of(), Riptide.class.getName(), all);
+    }
+
+    /**
+     * Starts {@code WRAPPER... java ... MAINCLASS ARGS} on the test class path: any {@code riptide}
+     * command, or a test's own main, run through {@code wrapper} (such as entering a network namespace).
+     */
+    static NodeProcess start(String name, Path dir, List<String> wrapper, String mainClass, List<String> args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // Surefire runs tests from a manifest-only jar; this property holds the real class path.
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid",
-                "-cp", classPath, Riptide.class.getName(), riptideCommand));
-        command.addAll(List.of(args));
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(List.of(java, "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid", "-cp", classPath, mainClass));
+        command.addAll(args);
         Path stdout = dir.resolve(name + ".stdout");
         Path stderr = dir.resolve(name + ".stderr");
         Process p = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();

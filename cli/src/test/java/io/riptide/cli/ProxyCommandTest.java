@@ -116,4 +116,19 @@ class ProxyCommandTest {
         root.parseArgs(all);
         return ((ProxyMain) root.getSubcommands().get("proxy").getCommand()).proxyConfig();
     }
+
+    @Test
+    void discoveryOptionsAreCheckedBeforeAnythingIsSent() {
+        assertEquals(0, cli.run("proxy", "--help"));
+        for (String expected : new String[] {"--[no-]discover", "--mdns-interface", "--trust-announced-provider"}) {
+            assertTrue(cli.out().contains(expected), "help mentions '" + expected + "':\n" + cli.out());
+        }
+        CliRun trust = new CliRun();
+        assertEquals(2, trust.run("proxy", "--port", "0", "--trust-announced-provider"));
+        assertTrue(trust.err().contains("--trust-announced-provider needs --discover or --mdns-interface"), trust.err());
+        // Only an interface that does not exist: naming a real one would start browsing on it.
+        CliRun missing = new CliRun();
+        assertEquals(2, missing.run("proxy", "--port", "0", "--mdns-interface", "no-such-if0"));
+        assertTrue(missing.err().contains("--discover: no interface named 'no-such-if0'"), missing.err());
+    }
 }

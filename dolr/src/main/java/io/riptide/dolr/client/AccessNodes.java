@@ -38,6 +38,7 @@ public final class AccessNodes implements MessageHandler {
     }
 
     private final Env env;
+    /** Configured seeds first, then any added later (nodes found on the local network, say); in use order. */
     private final List<NodeAddress> seeds;
     private final int keep;
     private final Duration probeEvery;
@@ -58,7 +59,7 @@ public final class AccessNodes implements MessageHandler {
      */
     public AccessNodes(Env env, List<NodeAddress> seeds, int keep, Duration probeEvery, Duration deadline) {
         this.env = env;
-        this.seeds = List.copyOf(seeds);
+        this.seeds = new ArrayList<>(seeds);
         this.keep = keep;
         this.probeEvery = probeEvery;
         this.deadline = deadline;
@@ -69,6 +70,22 @@ public final class AccessNodes implements MessageHandler {
     public void start() {
         refresh();
         env.periodic(probeEvery, this::refresh);
+    }
+
+    /**
+     * Adds a seed after the start, such as a node found on the local network, and measures it at once;
+     * from then on it is measured every period like the others. A seed already known is ignored.
+     */
+    public void addSeed(NodeAddress seed) {
+        if (!seeds.contains(seed)) {
+            seeds.add(seed);
+            ping(seed);
+        }
+    }
+
+    /** The seeds measured each period, in the order they were given. */
+    public List<NodeAddress> seeds() {
+        return List.copyOf(seeds);
     }
 
     private void refresh() {

@@ -63,6 +63,12 @@ public final class OverlayClient implements AutoCloseable {
         return new OverlayClient(key, ClientAddress.toward(seeds), seeds, shared, false, readDeadline);
     }
 
+    /** Adds seeds after the start (nodes found on the local network, say); each is measured at once. */
+    public void addSeeds(List<NodeAddress> more) {
+        List<NodeAddress> copy = List.copyOf(more);
+        loop.execute(() -> copy.forEach(access::addSeed));
+    }
+
     /** Reads the nearest replica of {@code guid}; completes on the client's loop. */
     public CompletableFuture<ClientReadReply> read(Id guid, int ttl) {
         CompletableFuture<ClientReadReply> f = new CompletableFuture<>();

@@ -65,4 +65,23 @@ class AccessNodesTest {
         OverlayFixture.run(overlay, Duration.ofSeconds(3));
         assertTrue(reply[0].found(), "the next nearest serves the next read");
     }
+
+    @Test
+    void aClientStartedWithoutSeedsAttachesOnceASeedIsAddedLater() {
+        SimulatedOverlay overlay = OverlayFixture.settled(22, 40, 4);
+        AccessNodes[] client = new AccessNodes[1];
+        overlay.network().start(Id.hash("a client that discovers"), 42, env -> {
+            client[0] = new AccessNodes(env, List.of(), 3, Duration.ofSeconds(5), Duration.ofSeconds(2));
+            return client[0];
+        });
+        client[0].start();
+        OverlayFixture.run(overlay, Duration.ofSeconds(6));
+        assertTrue(client[0].active().isEmpty(), "no seed, no access node");
+
+        client[0].addSeed(NodeAddress.simulated(5));
+        client[0].addSeed(NodeAddress.simulated(5));
+        assertEquals(List.of(NodeAddress.simulated(5)), client[0].seeds(), "a seed added twice is kept once");
+        OverlayFixture.run(overlay, Duration.ofSeconds(6));
+        assertEquals(3, client[0].active().size(), "the added seed was measured and the nodes around it found");
+    }
 }
