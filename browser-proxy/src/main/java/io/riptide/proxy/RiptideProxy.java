@@ -30,11 +30,17 @@ public final class RiptideProxy implements AutoCloseable {
 
     /** Starts the proxy; {@code seeds} empty or {@code provider} null means no overlay behind it. */
     public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig) {
+        return start(config, seeds, provider, cacheConfig, Clock.systemUTC());
+    }
+
+    /** As above, judging freshness by {@code clock} (tests move it to make copies stale). */
+    static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig,
+                              Clock clock) {
         if (seeds.isEmpty() || provider == null || config.passThrough()) {
             return new RiptideProxy(null, null, ProxyServer.start(config, CacheLookup.NONE));
         }
         OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds, cacheConfig.readDeadline());
-        OverlayCacheLookup cache = new OverlayCacheLookup(client, provider, cacheConfig, Clock.systemUTC());
+        OverlayCacheLookup cache = new OverlayCacheLookup(client, provider, cacheConfig, clock);
         try {
             ProxyServer server = ProxyServer.start(config.toBuilder().accessNodes(cache::accessNodes).build(), cache);
             return new RiptideProxy(client, cache, server);

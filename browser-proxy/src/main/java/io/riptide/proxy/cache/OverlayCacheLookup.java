@@ -46,7 +46,8 @@ import java.util.concurrent.atomic.LongAdder;
  * The browser proxy's cache: the overlay, read through the proxy's access nodes. A cacheable request
  * becomes a GUID (the canonical URL under the trusted provider's key), a read with a small hop budget,
  * and a verification (provider, signature, body digest, GUID, version never older than seen, the
- * newest heartbeat) on a bounded stage; the copy is served only if RFC 9111 says so for this request.
+ * newest heartbeat) on a bounded stage; the copy is served only if RFC 9111 says so for this request,
+ * and a copy that needs validating goes back with the miss for the front to revalidate.
  * A URL whose responses vary has a signed variant record at that GUID instead: the request's variant
  * key then names a second GUID, read within the same deadline. Anything else is a miss, and a miss
  * hint asks the nearest gateway to insert the URL in the variant this request selects.
@@ -95,9 +96,6 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
             url = CanonicalUrl.of(request.url().toString());
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(LookupResult.miss("fwd=uri-miss"));
-        }
-        if (CacheControl.ofRequest(request.headers()).noCache()) {
-            return CompletableFuture.completedFuture(LookupResult.miss("fwd=request"));
         }
         Id base = ObjectNames.objectGuid(provider, url.value(), "");
         long start = System.nanoTime();
@@ -250,12 +248,17 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
                             .with("Cache-Status", "riptide; hit; detail=push");
                     return LookupResult.hit(cert.statusCode(), cert.reasonPhrase(), served, copy.object().response().body());
                 }
-                boolean byRequest = CacheControl.ofRequest(request.headers()).maxAge().isPresent()
-                        || CacheControl.ofRequest(request.headers()).minFresh().isPresent();
+                // RFC 9211: "request" when only the request's directives (no-cache, max-age, min-fresh) stop
+                // a copy that is fresh for everyone else; "stale" when the copy itself needs validating.
+                Headers undirected = request.headers().without("Cache-Control").without("Pragma");
+                boolean byRequest = rules.decide(cached, undirected, clock.instant()).action() == ServeDecision.Action.SERVE_FRESH;
                 if (!byRequest) {
                     markStale(guid);
                 }
-                return LookupResult.miss(byRequest ? "fwd=request" : "fwd=stale");
+                // The front revalidates this copy with the origin and serves it on a 304.
+                return LookupResult.validate(byRequest ? "fwd=request" : "fwd=stale", new LookupResult.Stored(
+                        cert.statusCode(), cert.reasonPhrase(), headers.without("Age").without("Cache-Status"),
+                        copy.object().response().body(), d.age(), d.staleIfErrorAllowed()));
             }
         }
     }
