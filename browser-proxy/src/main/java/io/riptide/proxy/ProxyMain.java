@@ -54,9 +54,10 @@ public final class ProxyMain implements Callable<Integer> {
     private List<String> seeds = new ArrayList<>();
 
     @Option(names = "--provider", paramLabel = "KEY",
-            description = "The provider whose objects to trust: a key file, or its public key as ed25519:BASE64 "
-                + "as `riptide gateway` prints it (default: none; needed with --seed).")
-    private String provider;
+            description = "A provider whose objects to trust: a key file, or its public key as ed25519:BASE64 "
+                + "as `riptide gateway` prints it; repeatable, and the first is the primary, whose cache managers "
+                + "and gateways get the proxy's hints (default: none; needed with --seed).")
+    private List<String> providers = new ArrayList<>();
 
     @Option(names = "--ttl", paramLabel = "HOPS", defaultValue = "8",
             description = "Hop budget of an overlay read before the origin is used (default: ${DEFAULT-VALUE}).")
@@ -95,8 +96,15 @@ public final class ProxyMain implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--seed: " + e.getMessage());
             }
         }
-        PublicKey trusted = provider == null ? null : providerKey(provider);
-        if (!seedAddresses.isEmpty() && trusted == null) {
+        List<PublicKey> trusted = new ArrayList<>();
+        for (String p : providers) {
+            PublicKey key = providerKey(p);
+            if (trusted.contains(key)) {
+                throw new ParameterException(spec.commandLine(), "--provider: " + p + " is given twice");
+            }
+            trusted.add(key);
+        }
+        if (!seedAddresses.isEmpty() && trusted.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "--seed needs --provider: whose objects should the proxy trust?");
         }
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();

@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * The browser proxy as a user runs it: the HTTP front, and behind it the overlay read through the
- * nearest access nodes found from the seeds, trusting one provider's key. With no seeds (or in
+ * nearest access nodes found from the seeds, trusting one or more providers' keys. With no seeds (or in
  * pass-through mode) it is a plain proxy: every request goes to the origin.
  */
 public final class RiptideProxy implements AutoCloseable {
@@ -30,17 +30,26 @@ public final class RiptideProxy implements AutoCloseable {
 
     /** Starts the proxy; {@code seeds} empty or {@code provider} null means no overlay behind it. */
     public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig) {
-        return start(config, seeds, provider, cacheConfig, Clock.systemUTC());
+        return start(config, seeds, provider == null ? List.of() : List.of(provider), cacheConfig, Clock.systemUTC());
+    }
+
+    /**
+     * Starts the proxy trusting every one of {@code providers} (the first, the primary, gets the hints
+     * and insert requests); {@code seeds} or {@code providers} empty means no overlay behind it.
+     */
+    public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers,
+                                     OverlayCacheConfig cacheConfig) {
+        return start(config, seeds, providers, cacheConfig, Clock.systemUTC());
     }
 
     /** As above, judging freshness by {@code clock} (tests move it to make copies stale). */
-    static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig,
+    static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers, OverlayCacheConfig cacheConfig,
                               Clock clock) {
-        if (seeds.isEmpty() || provider == null || config.passThrough()) {
+        if (seeds.isEmpty() || providers.isEmpty() || config.passThrough()) {
             return new RiptideProxy(null, null, ProxyServer.start(config, CacheLookup.NONE));
         }
         OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds, cacheConfig.readDeadline());
-        OverlayCacheLookup cache = new OverlayCacheLookup(client, provider, cacheConfig, clock);
+        OverlayCacheLookup cache = new OverlayCacheLookup(client, providers, cacheConfig, clock);
         try {
             ProxyServer server = ProxyServer.start(config.toBuilder().accessNodes(cache::accessNodes).build(), cache);
             return new RiptideProxy(client, cache, server);

@@ -75,7 +75,7 @@ final class OneNodeOverlay implements AutoCloseable {
     /** As above, judging freshness by {@code clock}. */
     RiptideProxy proxy(OverlayCacheConfig config, Clock clock) throws InterruptedException {
         RiptideProxy proxy = RiptideProxy.start(ProxyConfig.builder().port(0).build(), List.of(node.address()),
-                provider.publicKey(), config, clock);
+                List.of(provider.publicKey()), config, clock);
         if (!proxy.awaitAttached(Duration.ofSeconds(10))) {
             proxy.close();
             throw new IllegalStateException("the proxy did not attach to the node");
