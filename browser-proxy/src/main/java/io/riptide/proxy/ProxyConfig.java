@@ -21,6 +21,8 @@ import java.util.function.Supplier;
  * @param via the pseudonym this proxy adds to {@code Via} and names itself by in {@code Cache-Status}
  * @param maxConcurrentLookups cache lookups in flight at once; beyond it requests go straight to the origin
  * @param cookiesBypass whether a request with a {@code Cookie} skips the cache
+ * @param queryBypass whether a URL with a query string skips the cache (the paper's URL hint; off by
+ *     default, since today many query URLs are static and say so in Cache-Control)
  * @param tunnelPorts the ports CONNECT may reach; empty allows every port
  * @param accessNodes the overlay access nodes in use, for the status page
  */
@@ -38,6 +40,7 @@ public record ProxyConfig(
         String via,
         int maxConcurrentLookups,
         boolean cookiesBypass,
+        boolean queryBypass,
         Set<Integer> tunnelPorts,
         Supplier<List<String>> accessNodes) {
 
@@ -89,6 +92,7 @@ public record ProxyConfig(
         b.via = via;
         b.maxConcurrentLookups = maxConcurrentLookups;
         b.cookiesBypass = cookiesBypass;
+        b.queryBypass = queryBypass;
         b.tunnelPorts = tunnelPorts;
         b.accessNodes = accessNodes;
         return b;
@@ -114,6 +118,7 @@ public record ProxyConfig(
         private String via = "riptide";
         private int maxConcurrentLookups = 1024;
         private boolean cookiesBypass = true;
+        private boolean queryBypass;
         private Set<Integer> tunnelPorts = Set.of(443, 8443);
         private Supplier<List<String>> accessNodes = List::of;
 
@@ -133,13 +138,14 @@ public record ProxyConfig(
         public Builder via(String v) { via = v; return this; }
         public Builder maxConcurrentLookups(int v) { maxConcurrentLookups = v; return this; }
         public Builder cookiesBypass(boolean v) { cookiesBypass = v; return this; }
+        public Builder queryBypass(boolean v) { queryBypass = v; return this; }
         public Builder tunnelPorts(Set<Integer> v) { tunnelPorts = v; return this; }
         public Builder accessNodes(Supplier<List<String>> v) { accessNodes = v; return this; }
 
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
                     connectTimeout, responseTimeout, idleTimeout, upstreamConnectionsPerOrigin, via,
-                    maxConcurrentLookups, cookiesBypass, tunnelPorts, accessNodes);
+                    maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, accessNodes);
         }
     }
 }

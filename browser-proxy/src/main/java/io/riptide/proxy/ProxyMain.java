@@ -71,6 +71,11 @@ public final class ProxyMain implements Callable<Integer> {
     @Option(names = "--pass-through", description = "Never look anything up: measures the proxy's own overhead (default: off).")
     private boolean passThrough;
 
+    @Option(names = "--bypass-queries",
+            description = "Send every URL with a query string (?a=b) straight to the origin, never looking it up "
+                + "(default: off: such URLs are looked up like any other, and the origin's Cache-Control decides).")
+    private boolean bypassQueries;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new ProxyMain()).execute(args));
     }
@@ -110,7 +115,8 @@ public final class ProxyMain implements Callable<Integer> {
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
         cacheConfig = new OverlayCacheConfig(ttl, cacheConfig.slowHit(), cacheConfig.hintInterval(), cacheConfig.maxBodyBytes(),
                 cacheConfig.verifyQueue(), readDeadline);
-        RiptideProxy proxy = RiptideProxy.start(ProxyConfig.builder().host(host).port(port).passThrough(passThrough).build(),
+        RiptideProxy proxy = RiptideProxy.start(ProxyConfig.builder().host(host).port(port).passThrough(passThrough)
+                .queryBypass(bypassQueries).build(),
                 seedAddresses, trusted, cacheConfig);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

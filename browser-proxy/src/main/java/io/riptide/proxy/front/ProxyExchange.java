@@ -119,8 +119,8 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             return;
         }
         cacheRequest = new ProxyRequest(upstreamHead.method().name(), target.url(), headersOf(upstreamHead.headers()));
-        Cacheability.Verdict verdict = Cacheability.of(upstreamHead.method(), upstreamHead.headers(),
-                context.config().cookiesBypass());
+        Cacheability.Verdict verdict = Cacheability.of(upstreamHead.method(), target.originForm(), upstreamHead.headers(),
+                context.config().cookiesBypass(), context.config().queryBypass());
         if (!verdict.cacheable()) {
             forward(Outcome.BYPASS, name + "; fwd=bypass; detail=" + verdict.detail(), true);
             return;
