@@ -22,6 +22,8 @@ import java.util.function.Supplier;
  * @param via the pseudonym this proxy adds to {@code Via} and names itself by in {@code Cache-Status}
  * @param maxConcurrentLookups cache lookups in flight at once; beyond it requests go straight to the origin
  * @param cookiesBypass whether a request with a {@code Cookie} skips the cache
+ * @param queryBypass whether a URL with a query string skips the cache (the paper's URL hint; off by
+ *     default, since today many query URLs are static and say so in Cache-Control)
  * @param tunnelPorts the ports CONNECT may reach; empty allows every port
  * @param allowFrom the client networks served (loopback by default); a client elsewhere gets 403 on its first request
  * @param accessNodes the overlay access nodes in use, for the status page
@@ -40,6 +42,7 @@ public record ProxyConfig(
         String via,
         int maxConcurrentLookups,
         boolean cookiesBypass,
+        boolean queryBypass,
         Set<Integer> tunnelPorts,
         List<Cidr> allowFrom,
         Supplier<List<String>> accessNodes) {
@@ -96,6 +99,7 @@ public record ProxyConfig(
         b.via = via;
         b.maxConcurrentLookups = maxConcurrentLookups;
         b.cookiesBypass = cookiesBypass;
+        b.queryBypass = queryBypass;
         b.tunnelPorts = tunnelPorts;
         b.allowFrom = allowFrom;
         b.accessNodes = accessNodes;
@@ -127,6 +131,7 @@ public record ProxyConfig(
         private String via = "riptide";
         private int maxConcurrentLookups = 1024;
         private boolean cookiesBypass = true;
+        private boolean queryBypass;
         private Set<Integer> tunnelPorts = Set.of(443, 8443);
         private List<Cidr> allowFrom = Cidr.LOOPBACK;
         private Supplier<List<String>> accessNodes = List::of;
@@ -147,6 +152,7 @@ public record ProxyConfig(
         public Builder via(String v) { via = v; return this; }
         public Builder maxConcurrentLookups(int v) { maxConcurrentLookups = v; return this; }
         public Builder cookiesBypass(boolean v) { cookiesBypass = v; return this; }
+        public Builder queryBypass(boolean v) { queryBypass = v; return this; }
         public Builder tunnelPorts(Set<Integer> v) { tunnelPorts = v; return this; }
         public Builder allowFrom(List<Cidr> v) { allowFrom = v; return this; }
         public Builder accessNodes(Supplier<List<String>> v) { accessNodes = v; return this; }
@@ -154,7 +160,7 @@ public record ProxyConfig(
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
                     connectTimeout, responseTimeout, idleTimeout, upstreamConnectionsPerOrigin, via,
-                    maxConcurrentLookups, cookiesBypass, tunnelPorts, allowFrom, accessNodes);
+                    maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes);
         }
     }
 }

@@ -59,9 +59,10 @@ public final class ProxyMain implements Callable<Integer> {
     private DiscoveryOptions discovery;
 
     @Option(names = "--provider", paramLabel = "KEY",
-            description = "The provider whose objects to trust: a key file, or its public key as ed25519:BASE64 "
-                + "as `riptide gateway` prints it (default: none; needed with --seed).")
-    private String provider;
+            description = "A provider whose objects to trust: a key file, or its public key as ed25519:BASE64 "
+                + "as `riptide gateway` prints it; repeatable, and the first is the primary, whose cache managers "
+                + "and gateways get the proxy's hints (default: none; needed with --seed).")
+    private List<String> providers = new ArrayList<>();
 
     @Option(names = "--ttl", paramLabel = "HOPS", defaultValue = "8",
             description = "Hop budget of an overlay read before the origin is used (default: ${DEFAULT-VALUE}).")
@@ -79,6 +80,11 @@ public final class ProxyMain implements Callable<Integer> {
 
     @Option(names = "--pass-through", description = "Never look anything up: measures the proxy's own overhead (default: off).")
     private boolean passThrough;
+
+    @Option(names = "--bypass-queries",
+            description = "Send every URL with a query string (?a=b) straight to the origin, never looking it up "
+                + "(default: off: such URLs are looked up like any other, and the origin's Cache-Control decides).")
+    private boolean bypassQueries;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new ProxyMain()).execute(args));
@@ -105,13 +111,23 @@ public final class ProxyMain implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--seed: " + e.getMessage());
             }
         }
-        PublicKey trusted = provider == null ? null : providerKey(provider);
-        if (!seedAddresses.isEmpty() && trusted == null) {
+        List<PublicKey> trusted = new ArrayList<>();
+        for (String p : providers) {
+            PublicKey key = providerKey(p);
+            if (trusted.contains(key)) {
+                throw new ParameterException(spec.commandLine(), "--provider: " + p + " is given twice");
+            }
+            trusted.add(key);
+        }
+        if (!seedAddresses.isEmpty() && trusted.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "--seed needs --provider: whose objects should the proxy trust?");
         }
-        DiscoveryOptions.Found found = discovery.find(seedAddresses, trusted, out);
+        // Discovery may add an announced provider only when none is configured (--trust-announced-provider).
+        DiscoveryOptions.Found found = discovery.find(seedAddresses, trusted.isEmpty() ? null : trusted.get(0), out);
         seedAddresses = found.seeds();
-        trusted = found.provider();
+        if (trusted.isEmpty() && found.provider() != null) {
+            trusted.add(found.provider());
+        }
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
         cacheConfig = new OverlayCacheConfig(ttl, cacheConfig.slowHit(), cacheConfig.hintInterval(), cacheConfig.maxBodyBytes(),
                 cacheConfig.verifyQueue(), readDeadline);
@@ -149,7 +165,7 @@ public final class ProxyMain implements Callable<Integer> {
 
     /** The front's configuration as the options (and a config file) give it, once they are parsed. */
     public ProxyConfig proxyConfig() {
-        return ProxyConfig.builder().host(host).port(port).passThrough(passThrough)
+        return ProxyConfig.builder().host(host).port(port).passThrough(passThrough).queryBypass(bypassQueries)
                 .allowFrom(allowFrom.isEmpty() ? Cidr.LOOPBACK : allowFrom).build();
     }
 

@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * The browser proxy as a user runs it: the HTTP front, and behind it the overlay read through the
- * nearest access nodes found from the seeds, trusting one provider's key. With no seeds (or in
+ * nearest access nodes found from the seeds, trusting one or more providers' keys. With no seeds (or in
  * pass-through mode) it is a plain proxy: every request goes to the origin.
  */
 public final class RiptideProxy implements AutoCloseable {
@@ -30,20 +30,40 @@ public final class RiptideProxy implements AutoCloseable {
 
     /** Starts the proxy; {@code seeds} empty or {@code provider} null means no overlay behind it. */
     public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig) {
-        return start(config, seeds, provider, cacheConfig, false);
+        return start(config, seeds, provider == null ? List.of() : List.of(provider), cacheConfig, false, Clock.systemUTC());
+    }
+
+    /**
+     * Starts the proxy trusting every one of {@code providers} (the first, the primary, gets the hints
+     * and insert requests); {@code seeds} or {@code providers} empty means no overlay behind it.
+     */
+    public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers,
+                                     OverlayCacheConfig cacheConfig) {
+        return start(config, seeds, providers, cacheConfig, false, Clock.systemUTC());
     }
 
     /**
      * As above; with {@code moreSeedsLater} (the proxy keeps listening for nodes announced on the local
      * network) the overlay is set up even with no seed yet, and {@link #addSeeds} brings them in.
      */
-    public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, PublicKey provider, OverlayCacheConfig cacheConfig,
-                                     boolean moreSeedsLater) {
-        if ((seeds.isEmpty() && !moreSeedsLater) || provider == null || config.passThrough()) {
+    public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers,
+                                     OverlayCacheConfig cacheConfig, boolean moreSeedsLater) {
+        return start(config, seeds, providers, cacheConfig, moreSeedsLater, Clock.systemUTC());
+    }
+
+    /** As above, judging freshness by {@code clock} (tests move it to make copies stale). */
+    static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers, OverlayCacheConfig cacheConfig,
+                              Clock clock) {
+        return start(config, seeds, providers, cacheConfig, false, clock);
+    }
+
+    private static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers,
+                                      OverlayCacheConfig cacheConfig, boolean moreSeedsLater, Clock clock) {
+        if ((seeds.isEmpty() && !moreSeedsLater) || providers.isEmpty() || config.passThrough()) {
             return new RiptideProxy(null, null, ProxyServer.start(config, CacheLookup.NONE));
         }
         OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds, cacheConfig.readDeadline());
-        OverlayCacheLookup cache = new OverlayCacheLookup(client, provider, cacheConfig, Clock.systemUTC());
+        OverlayCacheLookup cache = new OverlayCacheLookup(client, providers, cacheConfig, clock);
         try {
             ProxyServer server = ProxyServer.start(config.toBuilder().accessNodes(cache::accessNodes).build(), cache);
             return new RiptideProxy(client, cache, server);

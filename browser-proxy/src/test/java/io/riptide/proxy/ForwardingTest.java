@@ -176,6 +176,27 @@ class ForwardingTest {
     }
 
     @Test
+    void cgiUrlsBypassTheCacheAndQueryUrlsToOnlyWhenConfigured() throws Exception {
+        origin.route("/cgi-bin/", x -> TestOrigin.send(x, 200, "a script's answer"));
+        RecordingCache cache = RecordingCache.missing();
+        startProxy(config().build(), cache);
+        HttpResponse<String> script = get("/cgi-bin/search?q=riptide");
+        assertEquals("a script's answer", script.body());
+        assertEquals("riptide; fwd=bypass; detail=url-hint", script.headers().firstValue("Cache-Status").orElseThrow());
+        assertTrue(cache.lookups.isEmpty(), "a script's URL is never looked up");
+        assertEquals("riptide; fwd=miss", get("/hello?v=3").headers().firstValue("Cache-Status").orElseThrow(),
+                "by default a query URL is looked up like any other");
+        assertEquals(1, cache.lookups.size());
+        proxy.close();
+
+        startProxy(config().queryBypass(true).build(), cache);
+        HttpResponse<String> query = get("/hello?v=3");
+        assertEquals("hello from the origin", query.body());
+        assertEquals("riptide; fwd=bypass; detail=url-hint", query.headers().firstValue("Cache-Status").orElseThrow());
+        assertEquals(1, cache.lookups.size(), "with --bypass-queries it is not");
+    }
+
+    @Test
     void aHitIsServedWithoutContactingTheOrigin() throws Exception {
         RecordingCache cache = new RecordingCache(req -> CompletableFuture.supplyAsync(() -> LookupResult.hit(200, "OK",
                 Headers.of("Content-Type", "text/plain", "Age", "5", "Cache-Status", "riptide; hit"),

@@ -19,6 +19,7 @@ import io.riptide.dolr.server.ServerSettings;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -51,12 +52,15 @@ final class OneNodeOverlay implements AutoCloseable {
 
     /** Stores a copy of {@code url} signed by the provider, fresh for ten minutes, with {@code body}; returns its GUID. */
     Id store(String url, String body) throws Exception {
+        return store(url, body, Headers.of("Cache-Control", "max-age=600", "Content-Type", "text/plain"), System.currentTimeMillis());
+    }
+
+    /** Stores a copy of {@code url} signed by the provider with {@code headers} and {@code body}, fetched at {@code fetchedAt} (epoch ms). */
+    Id store(String url, String body, Headers headers, long fetchedAt) throws Exception {
         String canonical = CanonicalUrl.of(url).value();
         Id guid = ObjectNames.objectGuid(provider.publicKey(), canonical, "");
-        StoredResponse stored = new StoredResponse(200, "OK", Headers.of("Cache-Control", "max-age=600", "Content-Type", "text/plain"),
-                body.getBytes(StandardCharsets.UTF_8));
-        long now = System.currentTimeMillis();
-        ObjectCertificate cert = ObjectCertificate.sign(provider, canonical, "", 1, stored, now, now, 600);
+        StoredResponse stored = new StoredResponse(200, "OK", headers, body.getBytes(StandardCharsets.UTF_8));
+        ObjectCertificate cert = ObjectCertificate.sign(provider, canonical, "", 1, stored, fetchedAt, fetchedAt, 600);
         if (!node.storeReplica(guid, new CachedCopy(new WebObject(cert, stored), Optional.empty()).toBytes()).get(5, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the node refused the copy of " + url);
         }
@@ -65,8 +69,13 @@ final class OneNodeOverlay implements AutoCloseable {
 
     /** The browser proxy on a free port, reading through this node and trusting its provider; attached before it returns. */
     RiptideProxy proxy(OverlayCacheConfig config) throws InterruptedException {
+        return proxy(config, Clock.systemUTC());
+    }
+
+    /** As above, judging freshness by {@code clock}. */
+    RiptideProxy proxy(OverlayCacheConfig config, Clock clock) throws InterruptedException {
         RiptideProxy proxy = RiptideProxy.start(ProxyConfig.builder().port(0).build(), List.of(node.address()),
-                provider.publicKey(), config);
+                List.of(provider.publicKey()), config, clock);
         if (!proxy.awaitAttached(Duration.ofSeconds(10))) {
             proxy.close();
             throw new IllegalStateException("the proxy did not attach to the node");

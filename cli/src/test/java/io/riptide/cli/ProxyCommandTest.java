@@ -56,6 +56,18 @@ class ProxyCommandTest {
     }
 
     @Test
+    void providerIsAListInAConfigFileAndEachKeyIsChecked() throws Exception {
+        String key = io.riptide.core.crypto.SigningKey.generate(new java.security.SecureRandom()).publicKey().toString();
+        Path f = dir.resolve("proxy.conf");
+        Files.write(f, List.of("port = 0", "seed = 127.0.0.1:1", "provider = " + key + ", ed25519:not-a-key"));
+        assertEquals(2, cli.run("proxy", "--config", f.toString()));
+        assertTrue(cli.err().contains("--provider: not an Ed25519 public key"), "the second key is read and refused: " + cli.err());
+        Files.write(f, List.of("port = 0", "seed = 127.0.0.1:1", "provider = " + key, "provider = " + key));
+        assertEquals(2, cli.run("proxy", "--config", f.toString()));
+        assertTrue(cli.err().contains("--provider: " + key + " is given twice"), cli.err());
+    }
+
+    @Test
     void theReadDeadlineIsAConfigKeyCheckedLikeTheOption() throws Exception {
         Path f = dir.resolve("proxy.conf");
         Files.write(f, List.of("port = 0", "read-deadline = 0ms"));

@@ -44,15 +44,25 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The browser proxy's cache: the overlay, read through the proxy's access nodes. A cacheable request
- * becomes a GUID (the canonical URL under the trusted provider's key), a read with a small hop budget,
+ * becomes a GUID under each trusted provider's key (the canonical URL), read in parallel with a small
+ * hop budget within one deadline, the first verified copy winning,
  * and a verification (provider, signature, body digest, GUID, version never older than seen, the
- * newest heartbeat) on a bounded stage; the copy is served only if RFC 9111 says so for this request.
+ * newest heartbeat) on a bounded stage; the copy is served only if RFC 9111 says so for this request,
+ * and a copy that needs validating goes back with the miss for the front to revalidate.
  * A URL whose responses vary has a signed variant record at that GUID instead: the request's variant
  * key then names a second GUID, read within the same deadline. Anything else is a miss, and a miss
- * hint asks the nearest gateway to insert the URL in the variant this request selects.
+ * hint asks the nearest gateway to insert the URL in the variant this request selects. Hints and
+ * insert requests go to the first (primary) provider's cache managers and gateways only: a
+ * secondary provider's copies are read, but the proxy never asks its services for anything.
  */
 public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
+    /** The Cache-Status of the 504 for only-if-cached: a "hit" that is no copy, so another provider's copy beats it. */
+    private static final String ONLY_IF_CACHED = "riptide; fwd=miss; detail=only-if-cached";
+
     private final OverlayClient overlay;
+    /** The trusted providers, primary first. */
+    private final List<PublicKey> providers;
+    /** The primary provider: its cache managers and gateways get the hints and insert requests. */
     private final PublicKey provider;
     private final OverlayCacheConfig config;
     private final Clock clock;
@@ -68,17 +78,27 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     private final LongAdder hits = new LongAdder();
 
     public OverlayCacheLookup(OverlayClient overlay, PublicKey provider, OverlayCacheConfig config, Clock clock) {
-        this(overlay, provider, config, clock, PushMode.NONE);
+        this(overlay, List.of(provider), config, clock, PushMode.NONE);
+    }
+
+    /** Trusting every one of {@code providers}; the first is the primary. */
+    public OverlayCacheLookup(OverlayClient overlay, List<PublicKey> providers, OverlayCacheConfig config, Clock clock) {
+        this(overlay, providers, config, clock, PushMode.NONE);
     }
 
     /** As above, serving URLs in {@code pushMode} while their newest heartbeat or update is recent enough. */
-    public OverlayCacheLookup(OverlayClient overlay, PublicKey provider, OverlayCacheConfig config, Clock clock, PushMode pushMode) {
+    public OverlayCacheLookup(OverlayClient overlay, List<PublicKey> providers, OverlayCacheConfig config, Clock clock,
+                              PushMode pushMode) {
+        if (providers.isEmpty() || providers.stream().distinct().count() != providers.size()) {
+            throw new IllegalArgumentException("the proxy needs one or more distinct trusted providers, not " + providers);
+        }
         this.pushMode = pushMode;
         this.overlay = overlay;
-        this.provider = provider;
+        this.providers = List.copyOf(providers);
+        this.provider = providers.get(0);
         this.config = config;
         this.clock = clock;
-        this.verifier = new ObjectVerifier(java.util.Set.of(provider), new VersionFloor(VersionFloor.DEFAULT_CAPACITY),
+        this.verifier = new ObjectVerifier(java.util.Set.copyOf(providers), new VersionFloor(VersionFloor.DEFAULT_CAPACITY),
                 config.maxBodyBytes());
         this.verify = Stage.start(StageConfig.of("verify", config.verifyQueue(), 1, Math.max(1, Runtime.getRuntime().availableProcessors())));
     }
@@ -96,35 +116,74 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(LookupResult.miss("fwd=uri-miss"));
         }
-        if (CacheControl.ofRequest(request.headers()).noCache()) {
-            return CompletableFuture.completedFuture(LookupResult.miss("fwd=request"));
-        }
-        Id base = ObjectNames.objectGuid(provider, url.value(), "");
         long start = System.nanoTime();
+        if (providers.size() == 1) {
+            return lookupUnder(provider, request, url, start);
+        }
+        // Every provider's GUID at once, all within the one read deadline that started now.
+        List<CompletableFuture<LookupResult>> each = providers.stream().map(p -> lookupUnder(p, request, url, start)).toList();
+        CompletableFuture<LookupResult> first = new CompletableFuture<>();
+        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(each.size());
+        for (CompletableFuture<LookupResult> f : each) {
+            f.whenComplete((r, e) -> {
+                if (r != null && foundCopy(r)) {
+                    first.complete(r);
+                }
+                if (left.decrementAndGet() == 0) {
+                    first.complete(noCopy(each));
+                }
+            });
+        }
+        return first;
+    }
+
+    /** One provider's part of a lookup: the URL's GUID under {@code key}, read and judged. */
+    private CompletableFuture<LookupResult> lookupUnder(PublicKey key, ProxyRequest request, CanonicalUrl url, long start) {
+        Id base = ObjectNames.objectGuid(key, url.value(), "");
         CompletableFuture<LookupResult> result = new CompletableFuture<>();
         overlay.read(base, config.ttl()).whenComplete((reply, error) ->
-                onRead(request, url, base, VariantKey.NONE, reply, error, start, result));
+                onRead(key, request, url, base, VariantKey.NONE, reply, error, start, result));
         return result;
+    }
+
+    /** Whether a provider's lookup found a verified copy for the request: served, or to revalidate. */
+    private static boolean foundCopy(LookupResult r) {
+        return r.stored() != null || (r.hit() && !ONLY_IF_CACHED.equals(r.headers().first("Cache-Status").orElse(null)));
+    }
+
+    /**
+     * No provider had a copy for the request: an only-if-cached 504 if any copy needed validating,
+     * else the primary's miss, which says why.
+     */
+    private static LookupResult noCopy(List<CompletableFuture<LookupResult>> each) {
+        for (CompletableFuture<LookupResult> f : each) {
+            LookupResult r = f.getNow(null);
+            if (r != null && r.hit()) {
+                return r;
+            }
+        }
+        LookupResult primary = each.get(0).getNow(null);
+        return primary != null ? primary : LookupResult.miss("fwd=miss; detail=error");
     }
 
     /**
      * A read of {@code guid} came back: verify and judge it on the verify stage. If the URL's base GUID
      * held a variant record, the variant's own read follows, within what is left of the first's deadline.
      */
-    private void onRead(ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, ClientReadReply reply,
+    private void onRead(PublicKey key, ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, ClientReadReply reply,
                         Throwable error, long start, CompletableFuture<LookupResult> result) {
         if (error != null || !reply.found()) {
             String detail = error != null ? "error" : reply.failure().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
             result.complete(LookupResult.miss("fwd=miss; detail=" + detail));
             return;
         }
-        boolean queued = verify.submit(() -> judge(request, url, guid, expected, reply, System.nanoTime() - start), (step, e) -> {
+        boolean queued = verify.submit(() -> judge(key, request, url, guid, expected, reply, System.nanoTime() - start), (step, e) -> {
             if (e != null) {
                 result.complete(LookupResult.miss("fwd=miss; detail=error"));
             } else if (step.result() != null) {
                 result.complete(step.result());
             } else {
-                readVariant(request, url, step, start, result);
+                readVariant(key, request, url, step, start, result);
             }
         }, Runnable::run);
         if (!queued) {
@@ -133,7 +192,8 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     }
 
     /** The second read of a varying URL: the variant's GUID, bounded by the lookup's one overall deadline. */
-    private void readVariant(ProxyRequest request, CanonicalUrl url, Step step, long start, CompletableFuture<LookupResult> result) {
+    private void readVariant(PublicKey key, ProxyRequest request, CanonicalUrl url, Step step, long start,
+                             CompletableFuture<LookupResult> result) {
         long left = overlay.readDeadline().toNanos() - (System.nanoTime() - start);
         if (left <= 0) {
             result.complete(LookupResult.miss("fwd=miss; detail=timeout"));
@@ -142,7 +202,8 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         ClientReadReply timedOut = new ClientReadReply(0, step.variantGuid(), FailureReason.TIMEOUT, 0, new byte[0]);
         overlay.read(step.variantGuid(), config.ttl())
                 .completeOnTimeout(timedOut, left, TimeUnit.NANOSECONDS)
-                .whenComplete((reply, error) -> onRead(request, url, step.variantGuid(), step.variantKey(), reply, error, start, result));
+                .whenComplete((reply, error) -> onRead(key, request, url, step.variantGuid(), step.variantKey(), reply, error, start,
+                        result));
     }
 
     /**
@@ -159,10 +220,10 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
      * Judges a replica read for {@code guid}, which a response selected by {@code expected} should
      * answer (VariantKey.NONE at the base GUID).
      */
-    private Step judge(ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, ClientReadReply reply,
+    private Step judge(PublicKey key, ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, ClientReadReply reply,
                        long elapsedNanos) {
         if (VariantRecord.isVariantRecord(reply.data())) {
-            return followRecord(request, url, guid, reply.data());
+            return followRecord(key, request, url, guid, reply.data());
         }
         CachedCopy copy;
         try {
@@ -181,11 +242,11 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
             // origin changed its Vary after the record was signed. Never serve another request's variant.
             return Step.done(LookupResult.miss("fwd=miss; detail=variant-mismatch"));
         }
-        return Step.done(judge(request, url, guid, copy, reply, elapsedNanos));
+        return Step.done(judge(request, url, guid, expected, copy, reply, elapsedNanos));
     }
 
     /** The base GUID held a variant record: verify it and name this request's variant. */
-    private Step followRecord(ProxyRequest request, CanonicalUrl url, Id base, byte[] data) {
+    private Step followRecord(PublicKey key, ProxyRequest request, CanonicalUrl url, Id base, byte[] data) {
         VariantRecord record;
         try {
             record = VariantRecord.fromBytes(data);
@@ -198,12 +259,15 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
             return Step.done(LookupResult.miss("fwd=miss; detail=invalid-replica"));
         }
         // A record never names "*" (its constructor refuses it), so every request has a key.
-        VariantKey key = Variants.key(record.varyFields(), request.headers()).orElseThrow();
-        return new Step(null, ObjectNames.objectGuid(provider, url.value(), key.toString()), key);
+        VariantKey variant = Variants.key(record.varyFields(), request.headers()).orElseThrow();
+        // The record's own provider names the variant: a record vouches only for its signer's copies.
+        return new Step(null, ObjectNames.objectGuid(key, url.value(), variant.toString()), variant);
     }
 
-    private LookupResult judge(ProxyRequest request, CanonicalUrl url, Id guid, CachedCopy copy, ClientReadReply reply,
-                               long elapsedNanos) {
+    private LookupResult judge(ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, CachedCopy copy,
+                               ClientReadReply reply, long elapsedNanos) {
+        // Staleness is remembered under the primary's GUID, the one the hint after the origin fetch names.
+        Id hinted = ObjectNames.objectGuid(provider, url.value(), expected.equals(VariantKey.NONE) ? "" : expected.toString());
         ObjectCertificate cert = copy.object().certificate();
         Headers headers = cert.headers();
         Instant requestTime = Instant.ofEpochMilli(cert.requestTimeMillis());
@@ -223,10 +287,11 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         switch (d.action()) {
             case SERVE_FRESH, SERVE_STALE, SERVE_STALE_WHILE_REVALIDATE -> {
                 if (d.action() != ServeDecision.Action.SERVE_FRESH) {
-                    markStale(guid); // the origin fetch that follows a later miss reports staleness
+                    markStale(hinted); // the origin fetch that follows a later miss reports staleness
                     hint(url.value(), request.headers(), Optional.of(Variants.varyFields(cert.headers())), true);
                 }
-                if (elapsedNanos > config.slowHit().toNanos()) {
+                // Only the primary's cache managers hear of it, and they can move only the primary's copies.
+                if (elapsedNanos > config.slowHit().toNanos() && guid.equals(hinted)) {
                     overlay.anycast(ObjectNames.cacheManagerGuid(provider),
                             new LatencyHint(url.value(), guid, reply.hops(), elapsedNanos / 1000), config.ttl());
                 }
@@ -237,7 +302,7 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
             }
             case GATEWAY_TIMEOUT -> {
                 return LookupResult.hit(504, "Gateway Timeout", Headers.of("Content-Type", "text/plain; charset=utf-8",
-                        "Cache-Status", "riptide; fwd=miss; detail=only-if-cached"),
+                        "Cache-Status", ONLY_IF_CACHED),
                         "The request said only-if-cached and the cached copy would need revalidating.\n".getBytes(
                                 java.nio.charset.StandardCharsets.UTF_8));
             }
@@ -250,12 +315,17 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
                             .with("Cache-Status", "riptide; hit; detail=push");
                     return LookupResult.hit(cert.statusCode(), cert.reasonPhrase(), served, copy.object().response().body());
                 }
-                boolean byRequest = CacheControl.ofRequest(request.headers()).maxAge().isPresent()
-                        || CacheControl.ofRequest(request.headers()).minFresh().isPresent();
+                // RFC 9211: "request" when only the request's directives (no-cache, max-age, min-fresh) stop
+                // a copy that is fresh for everyone else; "stale" when the copy itself needs validating.
+                Headers undirected = request.headers().without("Cache-Control").without("Pragma");
+                boolean byRequest = rules.decide(cached, undirected, clock.instant()).action() == ServeDecision.Action.SERVE_FRESH;
                 if (!byRequest) {
-                    markStale(guid);
+                    markStale(hinted);
                 }
-                return LookupResult.miss(byRequest ? "fwd=request" : "fwd=stale");
+                // The front revalidates this copy with the origin and serves it on a 304.
+                return LookupResult.validate(byRequest ? "fwd=request" : "fwd=stale", new LookupResult.Stored(
+                        cert.statusCode(), cert.reasonPhrase(), headers.without("Age").without("Cache-Status"),
+                        copy.object().response().body(), d.age(), d.staleIfErrorAllowed()));
             }
         }
     }

@@ -15,13 +15,16 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.riptide.core.http.ConditionalRequest;
 import io.riptide.core.http.Headers;
+import io.riptide.core.http.Validators;
 import io.riptide.proxy.ProxyStats.Outcome;
 import io.riptide.proxy.cache.LookupResult;
 import io.riptide.proxy.cache.ProxyRequest;
 import io.riptide.proxy.upstream.OriginExchange;
 import io.riptide.proxy.upstream.UpstreamFailure;
 import java.util.ArrayDeque;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +35,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One absolute-form request: decide cacheability, look it up (within the admission bound) or
  * bypass the cache, then serve the hit or stream the origin's response back chunk by chunk with the
- * {@code Cache-Status} saying which. Runs on the browser connection's event loop throughout.
+ * {@code Cache-Status} saying which. A verified copy that needs validating is revalidated: the
+ * origin gets a conditional request, and its 304 is answered with the copy (RFC 9111 §4.3). Runs on
+ * the browser connection's event loop throughout.
  */
 final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyExchange.class);
@@ -61,6 +66,24 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private boolean responseStarted;
     private boolean responseComplete;
     private boolean clientGone;
+    /** The verified copy this exchange revalidates, or null. */
+    private LookupResult.Stored stored;
+    /** Whether the conditional request carries the copy's own validators, so a 304 can be about the copy. */
+    private boolean ownValidators;
+    /** What the origin's response head came to while revalidating: passed on, or held back and replaced. */
+    private Held held = Held.NO;
+    /** The origin's 304 head fields (hop-by-hop removed) while {@code held} is NOT_MODIFIED. */
+    private Headers notModified = Headers.EMPTY;
+
+    /** Why the origin's head is held back instead of streamed to the browser. */
+    private enum Held {
+        /** Not held: the origin's response goes to the browser. */
+        NO,
+        /** A 304 validating the stored copy: the browser gets the copy with the 304's fields. */
+        NOT_MODIFIED,
+        /** A 5xx, or a 304 about a version the proxy does not hold: the copy is served stale-if-error, or 502. */
+        ERROR
+    }
 
     private ProxyExchange(FrontHandler front, FrontContext context, HttpRequest request, Target target,
             boolean keepAlive, long started) {
@@ -96,8 +119,8 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             return;
         }
         cacheRequest = new ProxyRequest(upstreamHead.method().name(), target.url(), headersOf(upstreamHead.headers()));
-        Cacheability.Verdict verdict = Cacheability.of(upstreamHead.method(), upstreamHead.headers(),
-                context.config().cookiesBypass());
+        Cacheability.Verdict verdict = Cacheability.of(upstreamHead.method(), target.originForm(), upstreamHead.headers(),
+                context.config().cookiesBypass(), context.config().queryBypass());
         if (!verdict.cacheable()) {
             forward(Outcome.BYPASS, name + "; fwd=bypass; detail=" + verdict.detail(), true);
             return;
@@ -135,27 +158,39 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             forward(Outcome.MISS, name + "; fwd=miss; detail=lookup-error", false);
         } else if (result.hit()) {
             serveHit(result);
+        } else if (result.stored() != null) {
+            revalidate(result);
         } else {
             forward(Outcome.MISS, name + "; " + result.missStatus(), false);
         }
     }
 
     private void serveHit(LookupResult hit) {
-        byte[] body = hit.body() == null ? new byte[0] : hit.body();
-        HttpResponseStatus status = hit.reason() == null ? HttpResponseStatus.valueOf(hit.status())
-                : new HttpResponseStatus(hit.status(), hit.reason());
+        serve(hit.status(), hit.reason(), hit.headers(), hit.body(), null);
+    }
+
+    /**
+     * Answers from the cache: {@code headers} as stored (hop-by-hop fields dropped) and {@code body};
+     * {@code cacheStatus} is added to any Cache-Status already there, or, when null, the headers'
+     * own Cache-Status (else a plain hit) is kept.
+     */
+    private void serve(int code, String reason, Headers headers, byte[] body, String cacheStatus) {
+        byte[] content = body == null ? new byte[0] : body;
+        HttpResponseStatus status = reason == null ? HttpResponseStatus.valueOf(code) : new HttpResponseStatus(code, reason);
         // HEAD gets the length of the body it would have had, and no body.
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                headRequest ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+                headRequest ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(content));
         HttpHeaders h = r.headers();
-        for (Headers.Field f : hit.headers().fields()) {
+        for (Headers.Field f : headers.fields()) {
             h.add(f.name(), f.value());
         }
         HopByHop.strip(h);
         h.remove(HttpHeaderNames.TRANSFER_ENCODING);
-        h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        h.setInt(HttpHeaderNames.CONTENT_LENGTH, content.length);
         HopByHop.addVia(h, HttpVersion.HTTP_1_1, context.config().via());
-        if (!h.contains(CACHE_STATUS)) {
+        if (cacheStatus != null) {
+            h.add(CACHE_STATUS, cacheStatus);
+        } else if (!h.contains(CACHE_STATUS)) {
             h.set(CACHE_STATUS, context.config().via() + "; hit");
         }
         for (HttpContent c; (c = early.poll()) != null; ) {
@@ -163,10 +198,107 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         }
         responseStarted = true;
         responseComplete = true;
+        // Counted as a hit even after a 304: the body, which is what the cache saves, came from the overlay.
         context.stats().record(Outcome.HIT, System.nanoTime() - started);
         setKeepAlive(r);
         front.respond(r, keepAlive);
         front.exchangeProgressed();
+    }
+
+    /**
+     * The lookup found a verified copy that must be validated before use: ask the origin with the
+     * copy's validators merged into the browser's own conditions (RFC 9111 §4.3.1, §4.3.2). A copy
+     * without validators, or a request whose conditions a 304 could not answer for the copy (Range,
+     * If-Match, If-Unmodified-Since, If-Range), goes up as the browser sent it; either way an
+     * origin failure may still be answered with the copy if it allows stale-if-error.
+     */
+    private void revalidate(LookupResult result) {
+        stored = result.stored();
+        HttpHeaders h = upstreamHead.headers();
+        boolean unmergeable = h.contains(HttpHeaderNames.RANGE) || h.contains(HttpHeaderNames.IF_RANGE)
+                || h.contains(HttpHeaderNames.IF_MATCH) || h.contains(HttpHeaderNames.IF_UNMODIFIED_SINCE);
+        ConditionalRequest mine = Validators.conditionalRequest(stored.headers());
+        if (!unmergeable && mine.hasValidators()) {
+            List<String> clientTags = cacheRequest.headers().elements("If-None-Match");
+            if (clientTags.isEmpty()) {
+                // The copy's Last-Modified replaces a browser's If-Modified-Since: the 304 must speak for
+                // the copy; the browser's date is then checked against the freshened copy.
+                mine.ifNoneMatch().ifPresent(v -> h.set(HttpHeaderNames.IF_NONE_MATCH, v));
+                mine.ifModifiedSince().ifPresent(v -> h.set(HttpHeaderNames.IF_MODIFIED_SINCE, v));
+                ownValidators = true;
+            } else if (mine.ifNoneMatch().isPresent() && !clientTags.contains("*")) {
+                // The union of the browser's entity tags and the copy's (RFC 9111 §4.3.2). If-Modified-Since
+                // stays the browser's: beside If-None-Match the origin ignores it anyway.
+                List<String> union = new ArrayList<>(clientTags);
+                for (String tag : mine.ifNoneMatch().get().split(",\\s*")) {
+                    if (!union.contains(tag)) {
+                        union.add(tag);
+                    }
+                }
+                h.set(HttpHeaderNames.IF_NONE_MATCH, String.join(", ", union));
+                ownValidators = true;
+            }
+            // Else the browser's If-None-Match cannot carry a Last-Modified date: its own question goes up alone.
+        }
+        forward(Outcome.MISS, context.config().via() + "; " + result.missStatus(), false);
+    }
+
+    /**
+     * The origin answered a revalidation with {@code head}: decide whether the browser gets it, or
+     * the stored copy instead (after a 304 about the copy, or an error the copy may cover).
+     */
+    private Held judgeRevalidation(HttpResponse head) {
+        int code = head.status().code();
+        if (code == 304) {
+            Headers answer = headersOf(head.headers());
+            boolean aboutCopy = ownValidators && Validators.selects(answer, stored.headers());
+            boolean browserAsked = cacheRequest.headers().contains("If-None-Match")
+                    || cacheRequest.headers().contains("If-Modified-Since");
+            if (aboutCopy) {
+                Headers freshened = Validators.freshen(stored.headers(), answer);
+                if (browserAsked && Validators.notModified(cacheRequest.headers(), freshened, Instant.now())) {
+                    return Held.NO; // the browser's own copy is current too: it gets the 304
+                }
+                notModified = answer;
+                return Held.NOT_MODIFIED;
+            }
+            // A 304 that answers only the browser's own condition is the browser's; one about a version
+            // the proxy never asked about is no answer the browser could use.
+            return browserAsked || !ownValidators ? Held.NO : Held.ERROR;
+        }
+        // The errors stale-if-error covers (RFC 5861 §4).
+        boolean error = code == 500 || code == 502 || code == 503 || code == 504;
+        return error && stored.staleIfError() ? Held.ERROR : Held.NO;
+    }
+
+    /** A revalidation ended with the origin's head held back: the browser gets the stored copy, or a 502. */
+    private void serveStored(int originStatus) {
+        String prefix = cacheStatus;
+        if (held == Held.NOT_MODIFIED) {
+            Headers freshened = Validators.freshen(stored.headers(), notModified);
+            // Just validated: its age starts again, unless the 304 came through a cache that says otherwise.
+            if (!notModified.contains("Age")) {
+                freshened = freshened.with("Age", "0");
+            }
+            serve(stored.status(), stored.reason(), freshened, stored.body(), prefix + "; fwd-status=304");
+            hintCache(304, freshened);
+            return;
+        }
+        if (stored.staleIfError()) {
+            serveStale(prefix + "; fwd-status=" + originStatus);
+            return;
+        }
+        UpstreamFailure failure = new UpstreamFailure(502, "origin " + target.origin()
+                + " answered 304 Not Modified for a version this proxy does not hold");
+        cacheStatus = prefix + "; fwd-status=" + originStatus;
+        held = Held.NO;
+        failed(failure);
+    }
+
+    /** The origin could not validate the copy, which allows stale-if-error: serve it stale, with its current age. */
+    private void serveStale(String status) {
+        serve(stored.status(), stored.reason(), stored.headers().with("Age", Long.toString(stored.age().getSeconds())),
+                stored.body(), status + "; detail=stale-if-error");
     }
 
     private void forward(Outcome outcome, String cacheStatus, boolean bypassed) {
@@ -253,9 +385,17 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
 
     @Override
     public void responseHead(HttpResponse head) {
-        responseStarted = true;
         HttpHeaders h = head.headers();
         HopByHop.strip(h);
+        if (stored != null) {
+            held = judgeRevalidation(head);
+            if (held != Held.NO) {
+                // Replaced by the stored copy once the origin's (empty or error) body has been read.
+                return;
+            }
+            cacheStatus += "; fwd-status=" + head.status().code();
+        }
+        responseStarted = true;
         if (cacheRequest != null) {
             originResponseHeaders = headersOf(h);
         }
@@ -281,6 +421,10 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
 
     @Override
     public void responseContent(HttpContent content) {
+        if (held != Held.NO) {
+            content.release();
+            return;
+        }
         ch.write(content, ch.voidPromise());
         if (!ch.isWritable()) {
             origin.pause();
@@ -289,21 +433,23 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
 
     @Override
     public void responseReadComplete() {
-        ch.flush();
+        if (held == Held.NO) {
+            ch.flush();
+        }
     }
 
     @Override
     public void responseComplete(int status) {
+        if (held != Held.NO) {
+            if (!clientGone) {
+                serveStored(status);
+            }
+            return;
+        }
         responseComplete = true;
         long now = System.nanoTime();
         context.stats().record(outcome, now - started);
-        if (cacheRequest != null) {
-            try {
-                context.cache().onOriginResponse(cacheRequest, status, originResponseHeaders, now - originStarted, bypassed);
-            } catch (RuntimeException e) {
-                LOG.debug("the cache's origin-response hook threw for {}", target.url(), e);
-            }
-        }
+        hintCache(status, originResponseHeaders);
         if (keepAlive && requestComplete) {
             ch.flush();
         } else {
@@ -313,8 +459,25 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         front.exchangeProgressed();
     }
 
+    /** Tells the cache how the origin answered (its hints: miss, or stale after a revalidation). */
+    private void hintCache(int status, Headers responseHeaders) {
+        if (cacheRequest != null) {
+            try {
+                context.cache().onOriginResponse(cacheRequest, status, responseHeaders, System.nanoTime() - originStarted, bypassed);
+            } catch (RuntimeException e) {
+                LOG.debug("the cache's origin-response hook threw for {}", target.url(), e);
+            }
+        }
+    }
+
     @Override
     public void failed(UpstreamFailure failure) {
+        if (stored != null && stored.staleIfError() && !responseStarted && !clientGone) {
+            // No answer at all from the origin: the copy's stale-if-error covers that too (RFC 5861 §4).
+            held = Held.NO;
+            serveStale(cacheStatus);
+            return;
+        }
         context.stats().record(Outcome.ERROR, System.nanoTime() - started);
         responseComplete = true;
         if (clientGone) {

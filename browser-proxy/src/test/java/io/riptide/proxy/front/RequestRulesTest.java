@@ -50,13 +50,30 @@ class RequestRulesTest {
     @Test
     void onlyPublicGetAndHeadAreCacheable() {
         HttpHeaders none = new DefaultHttpHeaders();
-        assertTrue(Cacheability.of(HttpMethod.GET, none, true).cacheable());
-        assertTrue(Cacheability.of(HttpMethod.HEAD, none, true).cacheable());
-        assertEquals("method", Cacheability.of(HttpMethod.POST, none, true).detail());
-        assertEquals("credentials", Cacheability.of(HttpMethod.GET, new DefaultHttpHeaders().add("Authorization", "x"), true).detail());
+        assertTrue(Cacheability.of(HttpMethod.GET, "/", none, true, false).cacheable());
+        assertTrue(Cacheability.of(HttpMethod.HEAD, "/", none, true, false).cacheable());
+        assertEquals("method", Cacheability.of(HttpMethod.POST, "/", none, true, false).detail());
+        assertEquals("credentials",
+                Cacheability.of(HttpMethod.GET, "/", new DefaultHttpHeaders().add("Authorization", "x"), true, false).detail());
         HttpHeaders cookie = new DefaultHttpHeaders().add("Cookie", "a=b");
-        assertEquals("cookie", Cacheability.of(HttpMethod.GET, cookie, true).detail());
-        assertTrue(Cacheability.of(HttpMethod.GET, cookie, false).cacheable());
-        assertFalse(Cacheability.of(HttpMethod.GET, new DefaultHttpHeaders().add("Cache-Control", "max-age=0, no-store"), true).cacheable());
+        assertEquals("cookie", Cacheability.of(HttpMethod.GET, "/", cookie, true, false).detail());
+        assertTrue(Cacheability.of(HttpMethod.GET, "/", cookie, false, false).cacheable());
+        assertFalse(Cacheability.of(HttpMethod.GET, "/", new DefaultHttpHeaders().add("Cache-Control", "max-age=0, no-store"), true, false)
+                .cacheable());
+    }
+
+    @Test
+    void cgiScriptsAreNeverLookedUpAndQueryUrlsOnlyWhenConfigured() {
+        HttpHeaders none = new DefaultHttpHeaders();
+        for (String script : new String[] {"/cgi-bin/search", "/CGI-BIN/x", "/app/cgi-bin/a.pl", "/counter.cgi", "/Counter.CGI?x=1"}) {
+            assertEquals("url-hint", Cacheability.of(HttpMethod.GET, script, none, true, false).detail(), script);
+        }
+        for (String page : new String[] {"/cgi-binary/a", "/docs/cgi.html", "/cgi", "/a.cgi/readme.txt", "/style.css?v=3", "/a?"}) {
+            assertTrue(Cacheability.of(HttpMethod.GET, page, none, true, false).cacheable(), page);
+        }
+        assertEquals("url-hint", Cacheability.of(HttpMethod.GET, "/style.css?v=3", none, true, true).detail());
+        assertTrue(Cacheability.of(HttpMethod.GET, "/a?", none, true, true).cacheable(), "a bare '?' carries no variables");
+        assertEquals("method", Cacheability.of(HttpMethod.POST, "/cgi-bin/post", none, true, true).detail(),
+                "the method is the first reason");
     }
 }

@@ -1,0 +1,221 @@
+package io.riptide.proxy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.riptide.core.hint.HintMessages.StaleHint;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.Headers;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.testing.Await;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.OverlayApplication;
+import io.riptide.dolr.OverlayNode;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A verified overlay copy that needs validating is revalidated with a conditional request: what the
+ * browser gets after the origin's 304, 200 or 503, and what the origin is asked. One real overlay node
+ * holds the signed copies and offers the cache-manager service (recording the stale hints); the
+ * proxy's clock is moved by hand to make a copy stale.
+ */
+@Timeout(60)
+class RevalidationTest {
+    private static final String COPY = "from the overlay";
+
+    /** Offers the provider's cache-manager service and keeps the stale hints delivered to it. */
+    private static final class RecordingManager implements OverlayApplication {
+        final List<StaleHint> stale = new CopyOnWriteArrayList<>();
+        private final OverlayNode node;
+        private final Id service;
+
+        RecordingManager(OverlayNode node, Id service) {
+            this.node = node;
+            this.service = service;
+        }
+
+        @Override
+        public void onJoined() {
+            node.offerService(service);
+        }
+
+        @Override
+        public void deliverToObject(Id guid, WireMessage payload, NodeHandle requester, long requestId, int hops) {
+            if (guid.equals(service) && payload instanceof StaleHint hint) {
+                stale.add(hint);
+            }
+        }
+    }
+
+    private static final ManualClock CLOCK = new ManualClock();
+    /** The If-None-Match each path's requests carried at the origin ("-" for none). */
+    private static final Map<String, List<String>> ASKED = new ConcurrentHashMap<>();
+    private static final RecordingManager[] MANAGER = new RecordingManager[1];
+    private static TestOrigin origin;
+    private static OneNodeOverlay overlay;
+    private static RiptideProxy proxy;
+    private static HttpClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        origin = new TestOrigin()
+                .route("/article", validating("\"v1\"", "new at the origin"))
+                .route("/changed", validating("\"v2\"", "changed at the origin"))
+                .route("/fresh", validating("\"v1\"", "new at the origin"))
+                .route("/own-tag", validating("\"v1\"", "new at the origin"))
+                .route("/down", x -> {
+                    asked(x);
+                    TestOrigin.send(x, 503, "origin down");
+                })
+                .route("/down-strict", x -> {
+                    asked(x);
+                    TestOrigin.send(x, 503, "origin down");
+                });
+        overlay = new OneNodeOverlay((n, provider) -> MANAGER[0] = new RecordingManager(n, ObjectNames.cacheManagerGuid(provider)));
+        proxy = overlay.proxy(OverlayCacheConfig.defaults(), CLOCK);
+        client = HttpClient.newBuilder().proxy(ProxySelector.of(proxy.server().address())).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        proxy.close();
+        overlay.close();
+        origin.close();
+    }
+
+    /** An origin whose current version has entity tag {@code etag}: 304 to a request that names it, else 200 with {@code body}. */
+    private static HttpHandler validating(String etag, String body) {
+        return x -> {
+            String inm = asked(x);
+            x.getResponseHeaders().set("ETag", etag);
+            x.getResponseHeaders().set("Cache-Control", "max-age=120");
+            if (inm != null && List.of(inm.split(",\\s*")).contains(etag)) {
+                x.sendResponseHeaders(304, -1);
+            } else {
+                TestOrigin.send(x, 200, body);
+            }
+        };
+    }
+
+    private static String asked(HttpExchange x) {
+        String inm = x.getRequestHeaders().getFirst("If-None-Match");
+        ASKED.computeIfAbsent(x.getRequestURI().getPath(), p -> new CopyOnWriteArrayList<>()).add(inm == null ? "-" : inm);
+        return inm;
+    }
+
+    /** Stores the overlay's copy of {@code path}: entity tag "v1", {@code cacheControl}, fetched {@code ago} before the proxy's now. */
+    private static void store(String path, String cacheControl, Duration ago) throws Exception {
+        overlay.store(origin.url(path), COPY, Headers.of("Cache-Control", cacheControl, "Content-Type", "text/plain", "ETag", "\"v1\""),
+                CLOCK.millis() - ago.toMillis());
+    }
+
+    private static HttpResponse<String> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(origin.url(path))).timeout(Duration.ofSeconds(20));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    private static String cacheStatus(HttpResponse<?> r) {
+        return r.headers().firstValue("Cache-Status").orElse("(none) " + r.headers().map());
+    }
+
+    @Test
+    void anExpiredCopyIsRevalidatedAndAfterA304TheBrowserGetsTheOverlayBodyJustValidated() throws Exception {
+        store("/article", "max-age=60", Duration.ZERO);
+        HttpResponse<String> hit = get("/article");
+        assertEquals("riptide; hit", cacheStatus(hit));
+        assertEquals(COPY, hit.body());
+        assertEquals(null, ASKED.get("/article"), "a fresh copy never reaches the origin");
+
+        CLOCK.advance(Duration.ofSeconds(120));
+        HttpResponse<String> revalidated = get("/article");
+        assertEquals(200, revalidated.statusCode());
+        assertEquals(COPY, revalidated.body(), "the 304 says the overlay's body is current");
+        assertEquals("riptide; fwd=stale; fwd-status=304", cacheStatus(revalidated));
+        assertEquals("0", revalidated.headers().firstValue("Age").orElseThrow(), "just validated");
+        assertEquals("max-age=120", revalidated.headers().firstValue("Cache-Control").orElseThrow(), "updated from the 304");
+        assertEquals("text/plain", revalidated.headers().firstValue("Content-Type").orElseThrow(), "kept from the copy");
+        assertEquals(List.of("\"v1\""), ASKED.get("/article"), "the origin was asked about the copy's entity tag");
+
+        String url = CanonicalUrl.of(origin.url("/article")).value();
+        Await.until(Duration.ofSeconds(10), "the cache manager hears the copy is stale",
+                () -> MANAGER[0].stale.stream().anyMatch(h -> h.url().equals(url)));
+    }
+
+    @Test
+    void anOriginThatChangedAnswers200AndTheBrowserGetsTheNewBody() throws Exception {
+        store("/changed", "max-age=60", Duration.ofSeconds(120));
+        HttpResponse<String> r = get("/changed");
+        assertEquals(200, r.statusCode());
+        assertEquals("changed at the origin", r.body());
+        assertEquals("riptide; fwd=stale; fwd-status=200", cacheStatus(r));
+        assertEquals(List.of("\"v1\""), ASKED.get("/changed"));
+        String url = CanonicalUrl.of(origin.url("/changed")).value();
+        Await.until(Duration.ofSeconds(10), "the cache manager hears the copy is stale",
+                () -> MANAGER[0].stale.stream().anyMatch(h -> h.url().equals(url)));
+    }
+
+    @Test
+    void requestNoCacheRevalidatesEvenAFreshCopy() throws Exception {
+        store("/fresh", "max-age=600", Duration.ZERO);
+        assertEquals("riptide; hit", cacheStatus(get("/fresh")));
+        HttpResponse<String> r = get("/fresh", "Cache-Control", "no-cache");
+        assertEquals(COPY, r.body());
+        assertEquals("riptide; fwd=request; fwd-status=304", cacheStatus(r));
+        assertEquals("0", r.headers().firstValue("Age").orElseThrow());
+        assertEquals(List.of("\"v1\""), ASKED.get("/fresh"));
+    }
+
+    @Test
+    void theBrowsersOwnEntityTagsAreMergedAndA304ItsConditionMatchesIsPassedThrough() throws Exception {
+        store("/own-tag", "max-age=60", Duration.ofSeconds(120));
+        HttpResponse<String> own = get("/own-tag", "If-None-Match", "\"v1\"");
+        assertEquals(304, own.statusCode(), "the browser's copy is current: it gets the 304");
+        assertEquals("", own.body());
+        assertEquals("riptide; fwd=stale; fwd-status=304", cacheStatus(own));
+
+        HttpResponse<String> other = get("/own-tag", "If-None-Match", "\"v0\"");
+        assertEquals(200, other.statusCode(), "the browser's version is not current, the overlay's is");
+        assertEquals(COPY, other.body());
+        assertEquals("riptide; fwd=stale; fwd-status=304", cacheStatus(other));
+        assertEquals(List.of("\"v1\"", "\"v0\", \"v1\""), ASKED.get("/own-tag"), "the browser's tags, then the copy's");
+    }
+
+    @Test
+    void anOriginErrorIsAnsweredWithTheStaleCopyOnlyWhereItAllowsStaleIfError() throws Exception {
+        store("/down", "max-age=60, stale-if-error=600", Duration.ofSeconds(120));
+        HttpResponse<String> r = get("/down");
+        assertEquals(200, r.statusCode());
+        assertEquals(COPY, r.body());
+        assertEquals("riptide; fwd=stale; fwd-status=503; detail=stale-if-error", cacheStatus(r));
+        assertTrue(Long.parseLong(r.headers().firstValue("Age").orElseThrow()) >= 120, "served stale, with its age");
+        assertEquals(List.of("\"v1\""), ASKED.get("/down"));
+
+        store("/down-strict", "max-age=60, must-revalidate", Duration.ofSeconds(120));
+        HttpResponse<String> strict = get("/down-strict");
+        assertEquals(503, strict.statusCode(), "must-revalidate: never served stale");
+        assertEquals("origin down", strict.body());
+        assertEquals("riptide; fwd=stale; fwd-status=503", cacheStatus(strict));
+    }
+}
