@@ -33,6 +33,8 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
     /** Two, so a newcomer sees hints go to whichever is nearest with nothing configured. */
     private static final int CACHE_MANAGERS = 2;
+    /** How long Ctrl-C waits for the demo to close before the JVM exits anyway. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(20);
 
     @Spec
     private CommandSpec spec;
@@ -69,8 +71,18 @@ final class DemoCommand implements Callable<Integer> {
         say(out, "Starting a small Riptide on loopback: " + nodes + " storage nodes, a gateway, " + CACHE_MANAGERS
                 + " cache managers and the browser proxy...");
         CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
         try (SampleSite site = new SampleSite(0); LoopbackRiptide riptide = startRiptide(out)) {
-            Thread hook = new Thread(stop::countDown, "riptide-demo-shutdown");
+            // On Ctrl-C the JVM halts once its hooks return: this one waits (bounded) until the demo has
+            // closed everything below, so nodes leave and ports are freed rather than cut off.
+            Thread hook = new Thread(() -> {
+                stop.countDown();
+                try {
+                    closed.await(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "riptide-demo-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             tour(out, site, riptide, start);
             long end = duration.isZero() ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
@@ -90,6 +102,7 @@ final class DemoCommand implements Callable<Integer> {
             }
         } finally {
             say(out, "demo stopped");
+            closed.countDown();
         }
         return 0;
     }
