@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Fetches objects from origin servers over HTTP/1.1 and HTTPS for the gateway, never with the
- * user's credentials, within hard limits (see {@link OriginFetcherConfig}).
+ * user's credentials, within hard limits (see {@link OriginFetcherConfig}). Unless the config
+ * allows private origins, it fetches public origins only: an origin on a loopback, private,
+ * link-local or other non-public address (an IP literal, or what its name resolves to at connect
+ * time) fails as {@link FetchException.Reason#FORBIDDEN_ORIGIN} without being contacted.
  *
  * <p>Non-blocking: fetches run on the given I/O event loops, and the returned futures complete on
  * them, so work that follows a fetch (hashing, signing) belongs on a SEDA stage, not in the
