@@ -68,6 +68,14 @@ final class GatewayCommand implements Callable<Integer> {
             description = "Largest object inserted, in MiB (default: ${DEFAULT-VALUE}).")
     private int maxObjectMb;
 
+    @Option(names = "--allow-private-origins",
+            description = "Also fetch origins on loopback, private (such as 192.168.1.1), link-local "
+                + "(such as the cloud metadata service, 169.254.169.254) and other non-public addresses. Risky: anyone "
+                + "in the overlay could then make this gateway fetch pages of its own network and sign them into the "
+                + "shared cache. Only for a gateway that serves one internal network, such as a campus's own, and for "
+                + "tests with loopback origins (default: off, public origins only).")
+    private boolean allowPrivateOrigins;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -89,8 +97,8 @@ final class GatewayCommand implements Callable<Integer> {
                 config.maxMonitors(), config.publishers(), config.pushClockSkew());
 
         NioEventLoopGroup fetchGroup = new NioEventLoopGroup(2);
-        OriginFetcher fetcher = new OriginFetcher(fetchGroup, OriginFetcherConfig.defaults().withMaxBodyBytes(maxObjectMb << 20),
-                OriginTls.systemDefault(), Clock.systemUTC());
+        OriginFetcher fetcher = new OriginFetcher(fetchGroup, OriginFetcherConfig.defaults().withMaxBodyBytes(maxObjectMb << 20)
+                .withPrivateOrigins(allowPrivateOrigins), OriginTls.systemDefault(), Clock.systemUTC());
         Gateway[] gateway = new Gateway[1];
         GatewayConfig finalConfig = config;
         OverlayServer server;
@@ -113,6 +121,9 @@ final class GatewayCommand implements Callable<Integer> {
         }
         RunningNode.say(out, "provider key " + provider.publicKey() + " (proxies trust this)");
         AutoCloseable announcer = AnnounceOptions.whenJoined(mdns, server, Role.GATEWAY, provider.publicKey(), out);
+        if (allowPrivateOrigins) {
+            RunningNode.say(out, "private origins allowed: this gateway also fetches loopback, private and link-local addresses");
+        }
         RunningNode.run("gateway", server, bootstrap, overlay, out,
                 () -> String.format("origin fetches %d, inserts in progress %d, monitors %d",
                         gateway[0].inserter().originFetches(), gateway[0].inserter().inProgress(), gateway[0].monitors().size()),

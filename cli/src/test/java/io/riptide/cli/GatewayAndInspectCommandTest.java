@@ -84,7 +84,9 @@ class GatewayAndInspectCommandTest {
         SigningKey provider = SigningKey.generate(new SecureRandom());
         provider.save(dir.resolve("provider.key"));
         NioEventLoopGroup group = new NioEventLoopGroup(2);
-        OriginFetcher fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults(), OriginTls.systemDefault(), Clock.systemUTC());
+        // The origin is on loopback, which a gateway fetches only when private origins are allowed.
+        OriginFetcher fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true),
+                OriginTls.systemDefault(), Clock.systemUTC());
         try (OverlayServer node = OverlayServer.start(ServerSettings.of(SigningKey.generate(new SecureRandom()),
                 new NodeAddress("127.0.0.1", 0)), group);
              OverlayServer gateway = OverlayServer.start(ServerSettings.of(SigningKey.generate(new SecureRandom()),

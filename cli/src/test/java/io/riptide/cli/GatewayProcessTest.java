@@ -43,9 +43,11 @@ class GatewayProcessTest {
             Matcher listening = LISTENING.matcher(node.await(l -> LISTENING.matcher(l).matches(), "its address", WAIT));
             assertTrue(listening.matches());
             String join = "127.0.0.1:" + listening.group(2);
+            // The origin is on loopback, which a gateway fetches only when told to.
             try (NodeProcess gateway = NodeProcess.command("gateway", dir, "gateway", "--key", key.toString(),
-                    "--port", "0", "--join", join)) {
+                    "--port", "0", "--join", join, "--allow-private-origins")) {
                 gateway.await(("joined the overlay through " + join)::equals, "that it joined", WAIT);
+                gateway.await(l -> l.startsWith("private origins allowed"), "that it fetches loopback origins", WAIT);
                 gateway.await(l -> l.startsWith("provider key ed25519:"), "its provider key", WAIT);
 
                 String url = "http://127.0.0.1:" + origin.getAddress().getPort() + "/served";

@@ -28,7 +28,7 @@ class GatewayInsertTest {
 
     @BeforeAll
     static void start() throws Exception {
-        overlay = new GatewayOverlay(5, 2, CONFIG, OriginFetcherConfig.defaults().withMaxBodyBytes(64 * 1024)
+        overlay = new GatewayOverlay(5, 2, CONFIG, OriginFetcherConfig.defaults().withPrivateOrigins(true).withMaxBodyBytes(64 * 1024)
                 .withDeadline(Duration.ofSeconds(2)).withRate(1000, 1000));
     }
 

@@ -34,7 +34,7 @@ class GatewayLoadSheddingTest {
                 d.monitorAfterStale(), d.staleWindow(), d.minMonitorInterval(), d.maxMonitorInterval(), d.maxMonitors(),
                 d.publishers(), d.pushClockSkew());
         // One signing thread and room for as many waiting tasks as jobs, so the test can fill the stage.
-        overlay = new GatewayOverlay(3, 1, config, OriginFetcherConfig.defaults().withRate(1000, 1000),
+        overlay = new GatewayOverlay(3, 1, config, OriginFetcherConfig.defaults().withPrivateOrigins(true).withRate(1000, 1000),
                 node -> node.withStages(List.of(StageConfig.of(ServerSettings.CRYPTO_STAGE, MAX_JOBS, 1, 1),
                         StageConfig.of(ServerSettings.DISK_STAGE, 256, 1, 2))));
     }

@@ -38,7 +38,7 @@ class GatewayMonitorAndPushTest {
         config = new GatewayConfig(config.maxJobs(), config.leaseTtl(), Duration.ofMillis(100), config.maxObjectBytes(),
                 config.monitorAfterStale(), config.staleWindow(), config.minMonitorInterval(), config.maxMonitorInterval(),
                 config.maxMonitors(), config.publishers(), config.pushClockSkew());
-        overlay = new GatewayOverlay(4, 1, config, OriginFetcherConfig.defaults().withRate(1000, 1000));
+        overlay = new GatewayOverlay(4, 1, config, OriginFetcherConfig.defaults().withPrivateOrigins(true).withRate(1000, 1000));
     }
 
     @AfterAll

@@ -50,7 +50,7 @@ class GatewayStorabilityTableTest {
         config = new GatewayConfig(config.maxJobs(), config.leaseTtl(), Duration.ofMillis(300), 64 * 1024,
                 config.monitorAfterStale(), config.staleWindow(), config.minMonitorInterval(), config.maxMonitorInterval(),
                 config.maxMonitors(), config.publishers(), config.pushClockSkew());
-        overlay = new GatewayOverlay(3, 1, config, OriginFetcherConfig.defaults().withMaxBodyBytes(64 * 1024)
+        overlay = new GatewayOverlay(3, 1, config, OriginFetcherConfig.defaults().withPrivateOrigins(true).withMaxBodyBytes(64 * 1024)
                 .withDeadline(Duration.ofSeconds(2)).withRate(1000, 1000));
     }
 

@@ -84,7 +84,9 @@ class OverlayCacheLookupTest {
         });
         origin.start();
         group = new NioEventLoopGroup(4);
-        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults(), OriginTls.systemDefault(), Clock.systemUTC());
+        // The test's origin is on loopback, which a gateway fetches only when private origins are allowed.
+        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true), OriginTls.systemDefault(),
+                Clock.systemUTC());
         OverlayServer first = OverlayServer.start(settings(null), group);
         first.awaitJoined(Duration.ofSeconds(10));
         NODES.add(first);

@@ -64,8 +64,10 @@ public final class LoopbackRiptide implements AutoCloseable {
             throw new IllegalArgumentException("at least one cache manager, not " + managers);
         }
         group = new NioEventLoopGroup(Math.min(4, 2 * Runtime.getRuntime().availableProcessors()));
-        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withRate(10_000, 10_000), OriginTls.systemDefault(),
-                Clock.systemUTC());
+        // The demo's origins are on loopback, which a real gateway refuses (anyone in the overlay could make
+        // it fetch the gateway host's own services): this one gateway, on one machine, allows them.
+        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withRate(10_000, 10_000).withPrivateOrigins(true),
+                OriginTls.systemDefault(), Clock.systemUTC());
         SecureRandom random = new SecureRandom();
         try {
             OverlayServer first = OverlayServer.start(settings(random, null), group);

@@ -239,8 +239,12 @@ public final class Inserter {
         if (error != null) {
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             String why = cause instanceof FetchException fe ? fe.getMessage() : "origin fetch failed: " + cause;
+            // An origin this gateway refuses to fetch from (a private address) is a refusal, not a
+            // failure to retry: it stays refused however often it is asked for.
+            Outcome outcome = cause instanceof FetchException fe && fe.reason() == FetchException.Reason.FORBIDDEN_ORIGIN
+                    ? Outcome.REJECTED : Outcome.ORIGIN_FAILED;
             finish(job, current == null ? Id.ZERO : guidOf(current), current == null ? 0 : current.version(),
-                    Outcome.ORIGIN_FAILED, why, 0);
+                    outcome, why, 0);
             return;
         }
         if (response.status() == 304) {

@@ -50,8 +50,25 @@ final class Failures {
         return new FetchException(Reason.RATE_LIMITED, url, "not fetching " + url + ": " + why);
     }
 
+    /**
+     * A refusal to fetch {@code url} because of its origin's address; {@code what} says which
+     * address and why, e.g. "10.1.2.3 is a private address".
+     */
+    static FetchException forbiddenOrigin(URI url, String what) {
+        return forbiddenOrigin(url, what, null);
+    }
+
+    private static FetchException forbiddenOrigin(URI url, String what, Throwable cause) {
+        return new FetchException(Reason.FORBIDDEN_ORIGIN, url, "not fetching " + Urls.redacted(url) + ": " + what
+                + "; this gateway fetches public origins only (allow-private-origins changes that)", cause);
+    }
+
     /** A failure to get a connection to {@code url}'s origin. */
     static FetchException connect(URI url, Throwable cause) {
+        ForbiddenAddressException forbidden = find(cause, ForbiddenAddressException.class);
+        if (forbidden != null) {
+            return forbiddenOrigin(url, forbidden.getMessage(), forbidden);
+        }
         String detail = cause instanceof UnknownHostException ? "unknown host " + message(cause)
                 : cause instanceof ConnectTimeoutException ? "connect timed out"
                 : cause instanceof ConnectException ? message(cause)

@@ -22,6 +22,8 @@ final class Fetch {
     private final HostRateLimiter limiter;
     private final FetchCounters counters;
     private final Clock clock;
+    /** Null when private origins are allowed. */
+    private final AddressPolicy addresses;
     private final CompletableFuture<OriginResponse> result = new CompletableFuture<>();
     /** Touched by one hop at a time; each hop starts after the previous one completed. */
     private final Set<URI> visited = new HashSet<>();
@@ -30,7 +32,7 @@ final class Fetch {
     private volatile Exchange current;
 
     Fetch(HttpMethod method, Headers headers, OriginFetcherConfig config, OriginPools pools, HostRateLimiter limiter,
-            FetchCounters counters, Clock clock) {
+            FetchCounters counters, Clock clock, AddressPolicy addresses) {
         this.method = method;
         this.headers = headers;
         this.config = config;
@@ -38,6 +40,7 @@ final class Fetch {
         this.limiter = limiter;
         this.counters = counters;
         this.clock = clock;
+        this.addresses = addresses;
     }
 
     CompletableFuture<OriginResponse> result() {
@@ -99,6 +102,10 @@ final class Fetch {
             URI next;
             try {
                 next = Redirects.next(url, location.get(), visited, redirects, config.maxRedirects());
+                FetchException forbidden = addresses == null ? null : addresses.literalRefusal(next);
+                if (forbidden != null) {
+                    throw forbidden; // a name is checked once resolved, at the hop's connect
+                }
             } catch (FetchException e) {
                 result.completeExceptionally(e);
                 return;

@@ -11,6 +11,11 @@ public final class FetchException extends Exception {
         INVALID_REQUEST,
         /** The origin could not be reached (name, refusal, connect timeout). */
         CONNECT_FAILED,
+        /**
+         * The origin's address (an IP literal, or what its name resolved to) is loopback, private,
+         * link-local or otherwise not public, and the fetcher fetches public origins only.
+         */
+        FORBIDDEN_ORIGIN,
         /** The TLS handshake failed: an untrusted certificate, the wrong host name, no common protocol. */
         TLS_FAILED,
         /** The fetch, redirects included, did not finish within the deadline. */

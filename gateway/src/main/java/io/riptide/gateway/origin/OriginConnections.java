@@ -4,6 +4,8 @@ import io.riptide.core.net.UpstreamErrorGuard;
 import io.riptide.core.net.ByteCounter;
 import io.riptide.core.net.IdleCloser;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.pool.ChannelPoolHandler;
 import io.netty.handler.codec.http.HttpClientCodec;
@@ -37,8 +39,16 @@ final class OriginConnections implements ChannelPoolHandler {
 
     @Override
     public void channelCreated(Channel ch) {
-        counters.connectionOpened();
         ChannelPipeline p = ch.pipeline();
+        // Counted once connected: a connect refused at name resolution opened nothing.
+        p.addLast("opened", new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelActive(ChannelHandlerContext ctx) {
+                counters.connectionOpened();
+                ctx.pipeline().remove(this);
+                ctx.fireChannelActive();
+            }
+        });
         p.addLast("traffic", traffic);
         if (key.secure()) {
             var handler = tls.newHandler(ch.alloc(), key.host(), key.port());

@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Fetches objects from origin servers over HTTP/1.1 and HTTPS for the gateway, never with the
- * user's credentials, within hard limits (see {@link OriginFetcherConfig}).
+ * user's credentials, within hard limits (see {@link OriginFetcherConfig}). Unless the config
+ * allows private origins, it fetches public origins only: an origin on a loopback, private,
+ * link-local or other non-public address (an IP literal, or what its name resolves to at connect
+ * time) fails as {@link FetchException.Reason#FORBIDDEN_ORIGIN} without being contacted.
  *
  * <p>Non-blocking: fetches run on the given I/O event loops, and the returned futures complete on
  * them, so work that follows a fetch (hashing, signing) belongs on a SEDA stage, not in the
@@ -27,6 +30,8 @@ public final class OriginFetcher implements AutoCloseable {
     private final FetchCounters counters = new FetchCounters();
     private final HostRateLimiter limiter;
     private final OriginPools pools;
+    /** Null when private origins are allowed. */
+    private final AddressPolicy addresses;
     private final Set<Fetch> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicInteger admitted = new AtomicInteger();
     private volatile boolean closed;
@@ -38,12 +43,18 @@ public final class OriginFetcher implements AutoCloseable {
      * @param clock stamps request and response times and drives the per-host rate limit
      */
     public OriginFetcher(EventLoopGroup ioGroup, OriginFetcherConfig config, OriginTls tls, Clock clock) {
+        this(ioGroup, config, tls, clock, AddressPolicy.PUBLIC_ONLY);
+    }
+
+    /** As the public constructor, with {@code addresses} as the rule unless the config allows private origins. */
+    OriginFetcher(EventLoopGroup ioGroup, OriginFetcherConfig config, OriginTls tls, Clock clock, AddressPolicy addresses) {
         this.ioGroup = Objects.requireNonNull(ioGroup, "ioGroup");
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.limiter = new HostRateLimiter(config.fetchesPerSecondPerHost(), config.burstPerHost(),
                 config.maxTrackedHosts(), clock);
-        this.pools = new OriginPools(ioGroup, config, Objects.requireNonNull(tls, "tls"), counters);
+        this.addresses = config.allowPrivateOrigins() ? null : Objects.requireNonNull(addresses, "addresses");
+        this.pools = new OriginPools(ioGroup, config, Objects.requireNonNull(tls, "tls"), counters, this.addresses);
     }
 
     /**
@@ -67,7 +78,7 @@ public final class OriginFetcher implements AutoCloseable {
             return CompletableFuture.failedFuture(busy);
         }
         Fetch fetch = new Fetch(HttpMethod.valueOf(request.method()), request.headers(), config, pools, limiter,
-                counters, clock);
+                counters, clock, addresses);
         inFlight.add(fetch);
         ScheduledFuture<?> deadline = ioGroup.schedule(fetch::deadlinePassed, config.deadline().toNanos(), TimeUnit.NANOSECONDS);
         CompletableFuture<OriginResponse> out = fetch.result().whenComplete((response, error) -> {
@@ -99,6 +110,12 @@ public final class OriginFetcher implements AutoCloseable {
         }
         if (problem != null) {
             return Failures.invalid(url, problem);
+        }
+        if (addresses != null) {
+            FetchException forbidden = addresses.literalRefusal(url);
+            if (forbidden != null) {
+                return forbidden;
+            }
         }
         return closed ? Failures.closed(Urls.canonical(url)) : null;
     }

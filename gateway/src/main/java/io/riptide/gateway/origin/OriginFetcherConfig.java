@@ -23,6 +23,11 @@ import java.util.Objects;
  * @param burstPerHost fetches one host may take at once before the rate applies
  * @param maxTrackedHosts how many hosts' rate buckets are kept before full (idle) ones are forgotten
  * @param userAgent the User-Agent sent when the caller gives none
+ * @param allowPrivateOrigins whether origins on loopback, private, link-local and other non-public
+ *     addresses may be fetched (see {@link OriginAddresses}); false on a gateway that serves the open
+ *     overlay, which anyone in it could otherwise make fetch the gateway's own network and sign it
+ *     into the shared cache (server-side request forgery). Only a gateway that serves one internal
+ *     network, and tests and demos with loopback origins, allow them.
  */
 public record OriginFetcherConfig(
         int maxBodyBytes,
@@ -38,7 +43,8 @@ public record OriginFetcherConfig(
         double fetchesPerSecondPerHost,
         int burstPerHost,
         int maxTrackedHosts,
-        String userAgent) {
+        String userAgent,
+        boolean allowPrivateOrigins) {
 
     public OriginFetcherConfig {
         requireAtLeast(maxBodyBytes, 0, "maxBodyBytes");
@@ -78,26 +84,26 @@ public record OriginFetcherConfig(
      * Defaults for a gateway on the open network: 10 MiB bodies, 8 KiB status line, 64 KiB of
      * headers, 5 s connect, 10 s per fetch, 60 s idle, 6 connections and 64 waiters per origin, 1024
      * fetches in flight, 5 redirects, 20 fetches a second per host with bursts of 40, 10,000 hosts
-     * tracked.
+     * tracked, public origins only.
      */
     public static OriginFetcherConfig defaults() {
         return new OriginFetcherConfig(10 * 1024 * 1024, 8 * 1024, 64 * 1024, Duration.ofSeconds(5),
                 Duration.ofSeconds(10), Duration.ofSeconds(60), 6, 64, 1024, 5, 20.0, 40, 10_000,
-                "Riptide-Gateway/0.1");
+                "Riptide-Gateway/0.1", false);
     }
 
     /** This config with another maximum body size. */
     public OriginFetcherConfig withMaxBodyBytes(int bytes) {
         return new OriginFetcherConfig(bytes, maxInitialLineBytes, maxHeaderBytes, connectTimeout, deadline, idleTimeout,
                 maxConnectionsPerOrigin, maxWaitingPerOrigin, maxInFlight, maxRedirects, fetchesPerSecondPerHost,
-                burstPerHost, maxTrackedHosts, userAgent);
+                burstPerHost, maxTrackedHosts, userAgent, allowPrivateOrigins);
     }
 
     /** This config with another connect timeout. */
     public OriginFetcherConfig withConnectTimeout(Duration timeout) {
         return new OriginFetcherConfig(maxBodyBytes, maxInitialLineBytes, maxHeaderBytes, timeout, deadline, idleTimeout,
                 maxConnectionsPerOrigin, maxWaitingPerOrigin, maxInFlight, maxRedirects, fetchesPerSecondPerHost,
-                burstPerHost, maxTrackedHosts, userAgent);
+                burstPerHost, maxTrackedHosts, userAgent, allowPrivateOrigins);
     }
 
     /** This config with another per-fetch deadline (the idle timeout is raised to it if lower). */
@@ -105,34 +111,45 @@ public record OriginFetcherConfig(
         Duration idle = idleTimeout.compareTo(d) < 0 ? d : idleTimeout;
         return new OriginFetcherConfig(maxBodyBytes, maxInitialLineBytes, maxHeaderBytes, connectTimeout, d, idle,
                 maxConnectionsPerOrigin, maxWaitingPerOrigin, maxInFlight, maxRedirects, fetchesPerSecondPerHost,
-                burstPerHost, maxTrackedHosts, userAgent);
+                burstPerHost, maxTrackedHosts, userAgent, allowPrivateOrigins);
     }
 
     /** This config with another idle timeout for pooled connections. */
     public OriginFetcherConfig withIdleTimeout(Duration timeout) {
         return new OriginFetcherConfig(maxBodyBytes, maxInitialLineBytes, maxHeaderBytes, connectTimeout, deadline, timeout,
                 maxConnectionsPerOrigin, maxWaitingPerOrigin, maxInFlight, maxRedirects, fetchesPerSecondPerHost,
-                burstPerHost, maxTrackedHosts, userAgent);
+                burstPerHost, maxTrackedHosts, userAgent, allowPrivateOrigins);
     }
 
     /** This config with another bound on connections per origin. */
     public OriginFetcherConfig withMaxConnectionsPerOrigin(int n) {
         return new OriginFetcherConfig(maxBodyBytes, maxInitialLineBytes, maxHeaderBytes, connectTimeout, deadline, idleTimeout,
                 n, maxWaitingPerOrigin, maxInFlight, maxRedirects, fetchesPerSecondPerHost,
-                burstPerHost, maxTrackedHosts, userAgent);
+                burstPerHost, maxTrackedHosts, userAgent, allowPrivateOrigins);
     }
 
     /** This config with another redirect limit. */
     public OriginFetcherConfig withMaxRedirects(int n) {
         return new OriginFetcherConfig(maxBodyBytes, maxInitialLineBytes, maxHeaderBytes, connectTimeout, deadline, idleTimeout,
                 maxConnectionsPerOrigin, maxWaitingPerOrigin, maxInFlight, n, fetchesPerSecondPerHost,
-                burstPerHost, maxTrackedHosts, userAgent);
+                burstPerHost, maxTrackedHosts, userAgent, allowPrivateOrigins);
     }
 
     /** This config with another per-host rate and burst. */
     public OriginFetcherConfig withRate(double perSecond, int burst) {
         return new OriginFetcherConfig(maxBodyBytes, maxInitialLineBytes, maxHeaderBytes, connectTimeout, deadline, idleTimeout,
                 maxConnectionsPerOrigin, maxWaitingPerOrigin, maxInFlight, maxRedirects, perSecond,
-                burst, maxTrackedHosts, userAgent);
+                burst, maxTrackedHosts, userAgent, allowPrivateOrigins);
+    }
+
+    /**
+     * This config allowing (or not) origins on loopback, private, link-local and other non-public
+     * addresses. Allow them only on a gateway that serves one trusted internal network, or for
+     * loopback origins in tests and demos.
+     */
+    public OriginFetcherConfig withPrivateOrigins(boolean allow) {
+        return new OriginFetcherConfig(maxBodyBytes, maxInitialLineBytes, maxHeaderBytes, connectTimeout, deadline, idleTimeout,
+                maxConnectionsPerOrigin, maxWaitingPerOrigin, maxInFlight, maxRedirects, fetchesPerSecondPerHost,
+                burstPerHost, maxTrackedHosts, userAgent, allow);
     }
 }

@@ -13,16 +13,26 @@ import java.net.InetSocketAddress;
 /**
  * One bounded keep-alive connection pool per origin (scheme, host, port). The most recently used
  * connection is handed out first, so surplus ones go idle and are closed by their idle timeout.
+ * Unless private origins are allowed, connects only to public addresses ({@link PublicOriginResolverGroup}).
  */
 final class OriginPools implements AutoCloseable {
     private final AbstractChannelPoolMap<OriginKey, FixedChannelPool> pools;
+    /** Null when private origins are allowed. */
+    private final PublicOriginResolverGroup publicOnly;
 
-    OriginPools(EventLoopGroup ioGroup, OriginFetcherConfig config, OriginTls tls, FetchCounters counters) {
+    /** Connects to the addresses {@code addresses} allows, or to any when it is null. */
+    OriginPools(EventLoopGroup ioGroup, OriginFetcherConfig config, OriginTls tls, FetchCounters counters,
+            AddressPolicy addresses) {
+        this.publicOnly = addresses == null ? null : addresses.resolverGroup();
         Bootstrap base = new Bootstrap()
                 .group(ioGroup)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true);
+        if (publicOnly != null) {
+            // Checked on the resolved address at each connect (redirect hops too), so DNS rebinding can't get around it.
+            base.resolver(publicOnly);
+        }
         this.pools = new AbstractChannelPoolMap<>() {
             @Override
             protected FixedChannelPool newPool(OriginKey key) {
@@ -46,5 +56,8 @@ final class OriginPools implements AutoCloseable {
     @Override
     public void close() {
         pools.close();
+        if (publicOnly != null) {
+            publicOnly.close();
+        }
     }
 }

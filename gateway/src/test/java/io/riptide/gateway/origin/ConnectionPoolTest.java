@@ -44,7 +44,7 @@ class ConnectionPoolTest {
             ctx.executor().schedule(() -> ctx.writeAndFlush(TestOrigin.response(HttpResponseStatus.OK, "s")),
                     50, TimeUnit.MILLISECONDS);
         };
-        try (OriginFetcher f = new OriginFetcher(group, OriginFetcherConfig.defaults().withMaxConnectionsPerOrigin(2),
+        try (OriginFetcher f = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true).withMaxConnectionsPerOrigin(2),
                 OriginTls.systemDefault(), new ManualClock(0));
                 TestOrigin origin = new TestOrigin(group, null, slow)) {
             List<CompletableFuture<OriginResponse>> all = new ArrayList<>();
@@ -67,7 +67,7 @@ class ConnectionPoolTest {
             ctx.channel().closeFuture().addListener(c -> closedByUs.add(ctx.channel().id().asLongText()));
             ctx.writeAndFlush(TestOrigin.response(HttpResponseStatus.OK, "i"));
         };
-        OriginFetcherConfig config = OriginFetcherConfig.defaults().withDeadline(Duration.ofMillis(300))
+        OriginFetcherConfig config = OriginFetcherConfig.defaults().withPrivateOrigins(true).withDeadline(Duration.ofMillis(300))
                 .withIdleTimeout(Duration.ofMillis(300));
         try (OriginFetcher f = new OriginFetcher(group, config, OriginTls.systemDefault(), new ManualClock(0));
                 TestOrigin origin = new TestOrigin(group, null, route)) {
@@ -83,7 +83,7 @@ class ConnectionPoolTest {
         // Every connection answers one request and then closes without saying so: the fetcher can't
         // tell before it sends the second request on the kept connection.
         try (ScriptedOrigin origin = new ScriptedOrigin(ScriptedOrigin.raw("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
-                OriginFetcher f = new OriginFetcher(group, OriginFetcherConfig.defaults(), OriginTls.systemDefault(),
+                OriginFetcher f = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true), OriginTls.systemDefault(),
                         new ManualClock(0))) {
             response(f.fetch(OriginRequest.get(origin.url("/1"))));
             Await.until("the origin has served the first connection", () -> origin.requests().size() == 1);

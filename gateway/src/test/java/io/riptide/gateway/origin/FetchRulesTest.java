@@ -89,5 +89,8 @@ class FetchRulesTest {
         assertThrows(IllegalArgumentException.class, () -> d.withIdleTimeout(d.deadline().minusSeconds(1)));
         assertEquals(10 * 1024 * 1024, d.maxBodyBytes());
         assertEquals("10 MiB", Failures.bytes(d.maxBodyBytes()));
+        assertFalse(d.allowPrivateOrigins(), "public origins only unless asked");
+        assertTrue(d.withPrivateOrigins(true).allowPrivateOrigins());
+        assertEquals(d, d.withPrivateOrigins(true).withPrivateOrigins(false));
     }
 }

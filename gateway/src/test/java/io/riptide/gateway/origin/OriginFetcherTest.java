@@ -48,7 +48,7 @@ class OriginFetcherTest {
     @BeforeEach
     void start() {
         clock = new ManualClock(1_000_000);
-        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults(), OriginTls.systemDefault(), clock);
+        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true), OriginTls.systemDefault(), clock);
     }
 
     @AfterEach

@@ -37,7 +37,7 @@ class OriginLimitsTest {
 
     @BeforeEach
     void start() {
-        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withMaxBodyBytes(LIMIT)
+        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true).withMaxBodyBytes(LIMIT)
                 .withDeadline(Duration.ofSeconds(2)), OriginTls.systemDefault(), new ManualClock(0));
     }
 
@@ -188,7 +188,7 @@ class OriginLimitsTest {
     @Test
     void theRatePerHostIsLimitedWithoutQueueing() throws Exception {
         ManualClock clock = new ManualClock(0);
-        try (OriginFetcher limited = new OriginFetcher(group, OriginFetcherConfig.defaults().withRate(2.0, 3),
+        try (OriginFetcher limited = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true).withRate(2.0, 3),
                 OriginTls.systemDefault(), clock);
                 TestOrigin origin = new TestOrigin(group, null, TestOrigin.ok("r"))) {
             for (int i = 0; i < 3; i++) {

@@ -36,7 +36,7 @@ class OriginTlsTest {
     }
 
     private static OriginFetcher fetcher(OriginTls tls) {
-        return new OriginFetcher(group, OriginFetcherConfig.defaults(), tls, Clock.systemUTC());
+        return new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true), tls, Clock.systemUTC());
     }
 
     @Test

@@ -35,7 +35,7 @@ class RedirectTest {
 
     @BeforeEach
     void start() {
-        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withMaxRedirects(3), OriginTls.systemDefault(),
+        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true).withMaxRedirects(3), OriginTls.systemDefault(),
                 new ManualClock(0));
     }
 

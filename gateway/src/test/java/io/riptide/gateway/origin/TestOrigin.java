@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** A small real HTTP(S) origin on 127.0.0.1 for tests: answers each request with a route, records what it saw. */
 final class TestOrigin implements AutoCloseable {
@@ -41,6 +42,7 @@ final class TestOrigin implements AutoCloseable {
 
     private final Channel server;
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private final AtomicInteger connections = new AtomicInteger();
     private final boolean secure;
 
     TestOrigin(EventLoopGroup group, SslContext tls, Route route) {
@@ -51,6 +53,7 @@ final class TestOrigin implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        connections.incrementAndGet();
                         if (tls != null) {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc()));
                         }
@@ -86,6 +89,11 @@ final class TestOrigin implements AutoCloseable {
 
     List<Seen> seen() {
         return List.copyOf(seen);
+    }
+
+    /** How many connections the origin has accepted. */
+    int connections() {
+        return connections.get();
     }
 
     /** A route answering 200 with {@code body} and a Content-Length. */

@@ -47,7 +47,7 @@ public final class GatewayMessages {
         NOT_CACHEABLE,
         /** The origin could not be fetched (unreachable, timed out, malformed, too large, ...). */
         ORIGIN_FAILED,
-        /** The request was refused: not a URL this gateway fetches. */
+        /** The request was refused: not a URL this gateway fetches (malformed, or an origin on a non-public address). */
         REJECTED,
         /** The gateway is too busy to take the request now. */
         OVERLOADED,

@@ -1,0 +1,114 @@
+package io.riptide.gateway.origin;
+
+import java.net.InetAddress;
+
+/**
+ * Which IP addresses a gateway that fetches public origins only refuses to connect to: everything
+ * that is not a public unicast address of the internet. Without this, anyone in the overlay could
+ * make the gateway fetch (and sign into the shared cache) pages of its own network, its loopback
+ * services or the cloud metadata service: a server-side request forgery.
+ *
+ * <p>Refused: "this network" and unspecified (0.0.0.0/8, ::), loopback (127/8, ::1), private
+ * (10/8, 172.16/12, 192.168/16, unique-local fc00::/7, site-local fec0::/10), carrier-grade NAT
+ * (100.64/10), link-local (169.254/16 with the cloud metadata service 169.254.169.254, fe80::/10),
+ * IETF protocol assignments (192.0.0/24), benchmarking (198.18/15), multicast (224/4, ff00::/8),
+ * and reserved and broadcast (240/4). IPv6 addresses that carry an IPv4 address (IPv4-mapped
+ * ::ffff:0:0/96, IPv4-compatible ::/96, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by the IPv4
+ * address they carry.
+ */
+final class OriginAddresses {
+    private OriginAddresses() {
+    }
+
+    /** Null if {@code address} is a public one, else what kind it is, as "a private address". */
+    static String forbidden(InetAddress address) {
+        return forbidden(address.getAddress());
+    }
+
+    /** As {@link #forbidden(InetAddress)}, for the 4 or 16 bytes of an address. */
+    static String forbidden(byte[] a) {
+        if (a.length == 4) {
+            return forbiddenV4(a[0] & 0xff, a[1] & 0xff, a[2] & 0xff, a[3] & 0xff);
+        }
+        if (a.length != 16) {
+            throw new IllegalArgumentException("not an IP address: " + a.length + " bytes");
+        }
+        if (zero(a, 0, 10) && (a[10] & 0xff) == 0xff && (a[11] & 0xff) == 0xff) {
+            return embedded(a, 12); // ::ffff:a.b.c.d, IPv4-mapped
+        }
+        if (zero(a, 0, 16)) {
+            return "an unspecified address";
+        }
+        if (zero(a, 0, 15) && a[15] == 1) {
+            return "a loopback address";
+        }
+        if (zero(a, 0, 12)) {
+            return embedded(a, 12); // ::a.b.c.d, IPv4-compatible (deprecated)
+        }
+        int b0 = a[0] & 0xff;
+        int b1 = a[1] & 0xff;
+        if (b0 == 0x00 && b1 == 0x64 && (a[2] & 0xff) == 0xff && (a[3] & 0xff) == 0x9b && zero(a, 4, 12)) {
+            return embedded(a, 12); // 64:ff9b::a.b.c.d, NAT64
+        }
+        if (b0 == 0x20 && b1 == 0x02) {
+            return embedded(a, 2); // 2002:aabb:ccdd::, 6to4
+        }
+        if ((b0 & 0xfe) == 0xfc) {
+            return "a private address";
+        }
+        if (b0 == 0xfe && (b1 & 0xc0) == 0x80) {
+            return "a link-local address";
+        }
+        if (b0 == 0xfe && (b1 & 0xc0) == 0xc0) {
+            return "a private address"; // site-local, deprecated but still routed inside some networks
+        }
+        if (b0 == 0xff) {
+            return "a multicast address";
+        }
+        return null;
+    }
+
+    private static String embedded(byte[] a, int at) {
+        return forbiddenV4(a[at] & 0xff, a[at + 1] & 0xff, a[at + 2] & 0xff, a[at + 3] & 0xff);
+    }
+
+    private static String forbiddenV4(int b0, int b1, int b2, int b3) {
+        if (b0 == 0) {
+            return "an unspecified address";
+        }
+        if (b0 == 127) {
+            return "a loopback address";
+        }
+        if (b0 == 10 || (b0 == 172 && (b1 & 0xf0) == 16) || (b0 == 192 && b1 == 168)) {
+            return "a private address";
+        }
+        if (b0 == 100 && (b1 & 0xc0) == 64) {
+            return "a carrier-grade NAT address";
+        }
+        if (b0 == 169 && b1 == 254) {
+            return b2 == 169 && b3 == 254 ? "a link-local address (the cloud metadata service)" : "a link-local address";
+        }
+        if (b0 == 192 && b1 == 0 && b2 == 0) {
+            return "a reserved address";
+        }
+        if (b0 == 198 && (b1 & 0xfe) == 18) {
+            return "a reserved address";
+        }
+        if (b0 >= 224 && b0 <= 239) {
+            return "a multicast address";
+        }
+        if (b0 >= 240) {
+            return "a reserved address";
+        }
+        return null;
+    }
+
+    private static boolean zero(byte[] a, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (a[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
