@@ -12,6 +12,7 @@ import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.testing.Await;
+import io.riptide.core.testing.ManualClock;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;

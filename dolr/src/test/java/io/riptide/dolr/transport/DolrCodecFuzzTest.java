@@ -91,79 +91,15 @@ class DolrCodecFuzzTest {
     private static byte[] mutate(Random r) {
         byte[] base = bodies.get(r.nextInt(bodies.size())).clone();
         return switch (r.nextInt(8)) {
-            case 0 -> flipBits(r, base);
+            case 0 -> HostileBytes.flipBits(r, base);
             case 1 -> Arrays.copyOf(base, r.nextInt(base.length + 1));
-            case 2 -> concat(base, randomBytes(r, 1 + r.nextInt(16)));
-            case 3 -> forgeInt(r, base);
-            case 4 -> splice(r, base, bodies.get(r.nextInt(bodies.size())));
-            case 5 -> retag(r, base);
-            case 6 -> forgeShort(r, base);
-            default -> flipBits(r, forgeInt(r, base));
+            case 2 -> HostileBytes.concat(base, HostileBytes.randomBytes(r, 1 + r.nextInt(16)));
+            case 3 -> HostileBytes.forgeInt(r, base);
+            case 4 -> HostileBytes.splice(r, base, bodies.get(r.nextInt(bodies.size())));
+            case 5 -> HostileBytes.retag(base, bodies.get(r.nextInt(bodies.size())));
+            case 6 -> HostileBytes.forgeShort(r, base);
+            default -> HostileBytes.flipBits(r, HostileBytes.forgeInt(r, base));
         };
-    }
-
-    private static byte[] flipBits(Random r, byte[] b) {
-        for (int k = 1 + r.nextInt(3); k > 0; k--) {
-            b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
-        }
-        return b;
-    }
-
-    /** Overwrites four bytes with a length a liar would send: huge, negative, zero or off by one. */
-    private static byte[] forgeInt(Random r, byte[] b) {
-        if (b.length < 4) {
-            return b;
-        }
-        int at = r.nextInt(b.length - 3);
-        int[] lies = {Integer.MAX_VALUE, -1, 0, 1 << 24, b.length, b.length - at, r.nextInt()};
-        int v = lies[r.nextInt(lies.length)];
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
-        return b;
-    }
-
-    /** Overwrites a u16 (list counts, string lengths, tags) with an extreme value. */
-    private static byte[] forgeShort(Random r, byte[] b) {
-        if (b.length < 2) {
-            return b;
-        }
-        int at = r.nextInt(b.length - 1);
-        int[] lies = {0xffff, 0, 1, 0x8000, r.nextInt(0x10000)};
-        int v = lies[r.nextInt(lies.length)];
-        b[at] = (byte) (v >>> 8);
-        b[at + 1] = (byte) v;
-        return b;
-    }
-
-    /** The head of one message on the tail of another. */
-    private static byte[] splice(Random r, byte[] a, byte[] b) {
-        int cutA = r.nextInt(a.length + 1);
-        int cutB = r.nextInt(b.length + 1);
-        byte[] out = Arrays.copyOf(a, cutA + b.length - cutB);
-        System.arraycopy(b, cutB, out, cutA, b.length - cutB);
-        return out;
-    }
-
-    /** Another message type's tag on this message's fields. */
-    private static byte[] retag(Random r, byte[] b) {
-        byte[] donor = bodies.get(r.nextInt(bodies.size()));
-        b[0] = donor[0];
-        b[1] = donor[1];
-        return b;
-    }
-
-    private static byte[] randomBytes(Random r, int n) {
-        byte[] b = new byte[n];
-        r.nextBytes(b);
-        return b;
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     private static WireMessage decode(byte[] body) throws WireException {

@@ -72,7 +72,7 @@ class FrameFuzzTest {
     void modelAndPipelineAgreeOnAValidExchange() {
         // The fuzz's assertions mean something only if valid input is delivered, not just survived.
         EmbeddedChannel ch = authenticated();
-        byte[] two = concat(RawPeer.frame(nodeCodec, new Ping(1, new byte[3])), RawPeer.frame(nodeCodec, new Ping(2, new byte[0])));
+        byte[] two = HostileBytes.concat(RawPeer.frame(nodeCodec, new Ping(1, new byte[3])), RawPeer.frame(nodeCodec, new Ping(2, new byte[0])));
         assertEquals(new Expect(false, 2), model(two, true));
         feed(ch, two, new Random(1));
         assertTrue(ch.isOpen());
@@ -170,9 +170,9 @@ class FrameFuzzTest {
 
     private byte[] generate(Random r, boolean afterHandshake) {
         return switch (r.nextInt(7)) {
-            case 0 -> randomBytes(r, r.nextInt(64));
-            case 1 -> concat(header(r.nextInt(48)), randomBytes(r, r.nextInt(56)));
-            case 2 -> concat(header(oversizedLength(r)), randomBytes(r, r.nextInt(16)));
+            case 0 -> HostileBytes.randomBytes(r, r.nextInt(64));
+            case 1 -> HostileBytes.concat(header(r.nextInt(48)), HostileBytes.randomBytes(r, r.nextInt(56)));
+            case 2 -> HostileBytes.concat(header(oversizedLength(r)), HostileBytes.randomBytes(r, r.nextInt(16)));
             case 3 -> {
                 byte[] valid = valid(r, afterHandshake);
                 yield Arrays.copyOf(valid, r.nextInt(valid.length));
@@ -181,9 +181,9 @@ class FrameFuzzTest {
             case 5 -> {
                 byte[] out = new byte[0];
                 for (int k = 1 + r.nextInt(4); k > 0; k--) {
-                    out = concat(out, valid(r, afterHandshake));
+                    out = HostileBytes.concat(out, valid(r, afterHandshake));
                 }
-                yield r.nextBoolean() ? out : concat(out, randomBytes(r, 1 + r.nextInt(32)));
+                yield r.nextBoolean() ? out : HostileBytes.concat(out, HostileBytes.randomBytes(r, 1 + r.nextInt(32)));
             }
             default -> valid(r, afterHandshake);
         };
@@ -193,16 +193,16 @@ class FrameFuzzTest {
         int pick = r.nextInt(6);
         if (pick == 0) {
             // The other phase's message: a protocol frame before the handshake, a Hello after it.
-            return afterHandshake ? RawPeer.frame(handshakeCodec, new Hello(randomBytes(r, Hello.NONCE_BYTES)))
-                    : RawPeer.frame(nodeCodec, new Ping(r.nextLong(), randomBytes(r, r.nextInt(32))));
+            return afterHandshake ? RawPeer.frame(handshakeCodec, new Hello(HostileBytes.randomBytes(r, Hello.NONCE_BYTES)))
+                    : RawPeer.frame(nodeCodec, new Ping(r.nextLong(), HostileBytes.randomBytes(r, r.nextInt(32))));
         }
         if (afterHandshake) {
-            return RawPeer.frame(nodeCodec, new Ping(r.nextLong(), randomBytes(r, r.nextInt(200))));
+            return RawPeer.frame(nodeCodec, new Ping(r.nextLong(), HostileBytes.randomBytes(r, r.nextInt(200))));
         }
         if (pick == 1) {
-            return RawPeer.frame(handshakeCodec, new Proof(clientKey.publicKey(), CLIENT, randomBytes(r, 64)));
+            return RawPeer.frame(handshakeCodec, new Proof(clientKey.publicKey(), CLIENT, HostileBytes.randomBytes(r, 64)));
         }
-        return RawPeer.frame(handshakeCodec, new Hello(randomBytes(r, Hello.NONCE_BYTES)));
+        return RawPeer.frame(handshakeCodec, new Hello(HostileBytes.randomBytes(r, Hello.NONCE_BYTES)));
     }
 
     private static int oversizedLength(Random r) {
@@ -224,18 +224,6 @@ class FrameFuzzTest {
 
     private static byte[] header(int length) {
         return new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length};
-    }
-
-    private static byte[] randomBytes(Random r, int n) {
-        byte[] b = new byte[n];
-        r.nextBytes(b);
-        return b;
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     private static byte[] filled(int value) {

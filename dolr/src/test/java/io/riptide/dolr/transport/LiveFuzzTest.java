@@ -45,7 +45,7 @@ class LiveFuzzTest {
         Node victim = cluster.start(TransportConfig.defaults()
                 .withMaxFrameBytes(MAX_FRAME)
                 .withHandshakeTimeout(Duration.ofMillis(300)));
-        long heapBefore = usedHeapAfterGc();
+        long heapBefore = HostileBytes.usedHeapAfterGc();
         long directBefore = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
         Random random = new Random(0xF022);
         long start = System.nanoTime();
@@ -76,7 +76,7 @@ class LiveFuzzTest {
         assertTrue(m.framesRefused() > 0 && m.handshakesFailed() > 0, "both kinds of refusal exercised: " + m);
         assertEquals(0, m.messagesReceived());
 
-        long heapGrowth = usedHeapAfterGc() - heapBefore;
+        long heapGrowth = HostileBytes.usedHeapAfterGc() - heapBefore;
         long directGrowth = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory() - directBefore;
         assertTrue(heapGrowth < HEAP_BOUND, "heap grew by " + heapGrowth);
         assertTrue(directGrowth < HEAP_BOUND, "pooled direct memory grew by " + directGrowth);
@@ -93,29 +93,20 @@ class LiveFuzzTest {
     }
 
     private static byte[] hostileBytes(Random r) {
-        byte[] hello = RawPeer.frame(HandshakeCodec.create(), new Hello(random(r, Hello.NONCE_BYTES)));
-        byte[] ping = RawPeer.frame(Ping.codec(), new Ping(r.nextLong(), random(r, r.nextInt(100))));
-        SigningKey someone = SigningKey.fromSeed(random(r, 32));
+        byte[] hello = RawPeer.frame(HandshakeCodec.create(), new Hello(HostileBytes.randomBytes(r, Hello.NONCE_BYTES)));
+        byte[] ping = RawPeer.frame(Ping.codec(), new Ping(r.nextLong(), HostileBytes.randomBytes(r, r.nextInt(100))));
+        SigningKey someone = SigningKey.fromSeed(HostileBytes.randomBytes(r, 32));
         byte[] proof = RawPeer.frame(HandshakeCodec.create(),
-                new Proof(someone.publicKey(), new NodeAddress("127.0.0.1", 1), random(r, 64)));
+                new Proof(someone.publicKey(), new NodeAddress("127.0.0.1", 1), HostileBytes.randomBytes(r, 64)));
         return switch (r.nextInt(7)) {
-            case 0 -> random(r, r.nextInt(256));
+            case 0 -> HostileBytes.randomBytes(r, r.nextInt(256));
             case 1 -> mutate(r, hello);
             case 2 -> mutate(r, ping);
-            case 3 -> concat(new byte[] {(byte) 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff}, random(r, r.nextInt(64)));
+            case 3 -> HostileBytes.concat(new byte[] {(byte) 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff}, HostileBytes.randomBytes(r, r.nextInt(64)));
             case 4 -> Arrays.copyOf(hello, r.nextInt(hello.length));
-            case 5 -> concat(hello, proof);
+            case 5 -> HostileBytes.concat(hello, proof);
             default -> ping;
         };
-    }
-
-    private static long usedHeapAfterGc() throws InterruptedException {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(20);
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 
     private static byte[] mutate(Random r, byte[] bytes) {
@@ -123,18 +114,6 @@ class LiveFuzzTest {
         for (int k = 1 + r.nextInt(3); k > 0; k--) {
             out[r.nextInt(out.length)] ^= (byte) (1 + r.nextInt(255));
         }
-        return out;
-    }
-
-    private static byte[] random(Random r, int n) {
-        byte[] b = new byte[n];
-        r.nextBytes(b);
-        return b;
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
 }

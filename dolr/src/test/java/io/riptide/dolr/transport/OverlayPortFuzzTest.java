@@ -74,7 +74,7 @@ class OverlayPortFuzzTest {
         assertTrue(holder.storeReplica(object, "body".getBytes(StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS));
         Await.until(WAIT, "the object locatable from the victim", () -> locate(victim, object).found());
 
-        long heapBefore = usedHeapAfterGc();
+        long heapBefore = HostileBytes.usedHeapAfterGc();
         long directBefore = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
         long refusedBefore = victim.transportMetrics().framesRefused();
         int undecodable = 0;
@@ -120,7 +120,7 @@ class OverlayPortFuzzTest {
                 "each undecodable frame refused and counted: " + victim.transportMetrics());
         assertTrue(victim.status().get(10, TimeUnit.SECONDS).joined(), "the victim is still a member");
         assertTrue(locate(holder, object).found() && locate(victim, object).found(), "the overlay still serves after the attack");
-        long heapGrowth = usedHeapAfterGc() - heapBefore;
+        long heapGrowth = HostileBytes.usedHeapAfterGc() - heapBefore;
         long directGrowth = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory() - directBefore;
         assertTrue(heapGrowth < MEMORY_BOUND, "heap grew by " + heapGrowth);
         assertTrue(directGrowth < MEMORY_BOUND, "pooled direct memory grew by " + directGrowth);
@@ -156,20 +156,11 @@ class OverlayPortFuzzTest {
 
     private static byte[] mutate(Random r, List<byte[]> bodies) {
         byte[] b = bodies.get(r.nextInt(bodies.size())).clone();
-        switch (r.nextInt(3)) {
-            case 0 -> {
-                for (int k = 1 + r.nextInt(3); k > 0; k--) {
-                    b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
-                }
-            }
-            case 1 -> b = Arrays.copyOf(b, r.nextInt(b.length));
-            default -> {
-                byte[] donor = bodies.get(r.nextInt(bodies.size()));
-                b[0] = donor[0];
-                b[1] = donor[1];
-            }
-        }
-        return b;
+        return switch (r.nextInt(3)) {
+            case 0 -> HostileBytes.flipBits(r, b);
+            case 1 -> Arrays.copyOf(b, r.nextInt(b.length));
+            default -> HostileBytes.retag(b, bodies.get(r.nextInt(bodies.size())));
+        };
     }
 
     private OverlayServer start(int seed, NodeAddress bootstrap) {
@@ -193,14 +184,5 @@ class OverlayPortFuzzTest {
         seed[1] = (byte) (n >>> 8);
         seed[31] = 42;
         return SigningKey.fromSeed(seed);
-    }
-
-    private static long usedHeapAfterGc() throws InterruptedException {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(20);
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 }

@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.riptide.core.testing.Await;
+import io.riptide.core.testing.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

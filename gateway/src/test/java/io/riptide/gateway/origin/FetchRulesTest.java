@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.http.Headers;
+import io.riptide.core.testing.ManualClock;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.Set;

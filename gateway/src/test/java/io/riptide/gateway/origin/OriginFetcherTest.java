@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.riptide.core.http.Headers;
+import io.riptide.core.testing.ManualClock;
 import io.riptide.gateway.origin.FetchException.Reason;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.riptide.core.testing.ManualClock;
 import io.riptide.gateway.origin.FetchException.Reason;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -14,6 +14,7 @@ import io.netty.resolver.InetNameResolver;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Promise;
+import io.riptide.core.testing.ManualClock;
 import io.riptide.gateway.origin.FetchException.Reason;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

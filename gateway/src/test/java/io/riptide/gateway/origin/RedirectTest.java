@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.riptide.core.testing.ManualClock;
 import io.riptide.gateway.origin.FetchException.Reason;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;

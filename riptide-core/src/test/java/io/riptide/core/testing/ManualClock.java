@@ -1,21 +1,32 @@
-package io.riptide.gateway.origin;
+package io.riptide.core.testing;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock tests move by hand. */
-final class ManualClock extends Clock {
+/** A clock tests move by hand: for freshness, rates and timeouts judged by a {@link Clock}. */
+public final class ManualClock extends Clock {
     private final AtomicLong millis;
 
-    ManualClock(long startMillis) {
+    /** A clock standing at {@code startMillis} since the epoch. */
+    public ManualClock(long startMillis) {
         this.millis = new AtomicLong(startMillis);
     }
 
-    void advance(long ms) {
+    /** A clock starting at the real time, for code that compares it with timestamps made elsewhere. */
+    public ManualClock() {
+        this(System.currentTimeMillis());
+    }
+
+    public void advance(long ms) {
         millis.addAndGet(ms);
+    }
+
+    public void advance(Duration d) {
+        advance(d.toMillis());
     }
 
     @Override
