@@ -7,11 +7,7 @@ import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
-import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.testing.Await;
-import io.riptide.core.wire.WireMessage;
-import io.riptide.dolr.OverlayApplication;
-import io.riptide.dolr.OverlayNode;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import java.net.ProxySelector;
 import java.net.URI;
@@ -19,8 +15,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,36 +28,13 @@ import org.junit.jupiter.api.Timeout;
 class LatencyHintTest {
     private static final Duration SLOW_HIT = Duration.ofSeconds(1);
 
-    /** Offers the provider's cache-manager service and keeps the latency hints delivered to it. */
-    private static final class RecordingManager implements OverlayApplication {
-        final List<LatencyHint> hints = new CopyOnWriteArrayList<>();
-        private final OverlayNode node;
-        private final Id service;
-
-        RecordingManager(OverlayNode node, Id service) {
-            this.node = node;
-            this.service = service;
-        }
-
-        @Override
-        public void onJoined() {
-            node.offerService(service);
-        }
-
-        @Override
-        public void deliverToObject(Id guid, WireMessage payload, NodeHandle requester, long requestId, int hops) {
-            if (guid.equals(service) && payload instanceof LatencyHint hint) {
-                hints.add(hint);
-            }
-        }
-    }
-
     @Test
     void aHitSlowerThanTheThresholdSendsALatencyHintAndAFastOneDoesNot() throws Exception {
-        RecordingManager[] manager = new RecordingManager[1];
+        @SuppressWarnings("unchecked")
+        RecordingManager<LatencyHint>[] manager = new RecordingManager[1];
         try (TestOrigin origin = new TestOrigin().route("/page", x -> TestOrigin.send(x, 200, "from the origin"));
                 OneNodeOverlay overlay = new OneNodeOverlay((n, provider) ->
-                        manager[0] = new RecordingManager(n, ObjectNames.cacheManagerGuid(provider)))) {
+                        manager[0] = new RecordingManager<>(n, ObjectNames.cacheManagerGuid(provider), LatencyHint.class))) {
             Id guid = overlay.store(origin.url("/page"), "from the overlay");
             OverlayCacheConfig defaults = OverlayCacheConfig.defaults();
             OverlayCacheConfig config = new OverlayCacheConfig(defaults.ttl(), SLOW_HIT, defaults.hintInterval(),

@@ -8,14 +8,9 @@ import com.sun.net.httpserver.HttpHandler;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Headers;
-import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
-import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.testing.Await;
 import io.riptide.core.testing.ManualClock;
-import io.riptide.core.wire.WireMessage;
-import io.riptide.dolr.OverlayApplication;
-import io.riptide.dolr.OverlayNode;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import java.net.ProxySelector;
 import java.net.URI;
@@ -43,34 +38,11 @@ import org.junit.jupiter.api.Timeout;
 class RevalidationTest {
     private static final String COPY = "from the overlay";
 
-    /** Offers the provider's cache-manager service and keeps the stale hints delivered to it. */
-    private static final class RecordingManager implements OverlayApplication {
-        final List<StaleHint> stale = new CopyOnWriteArrayList<>();
-        private final OverlayNode node;
-        private final Id service;
-
-        RecordingManager(OverlayNode node, Id service) {
-            this.node = node;
-            this.service = service;
-        }
-
-        @Override
-        public void onJoined() {
-            node.offerService(service);
-        }
-
-        @Override
-        public void deliverToObject(Id guid, WireMessage payload, NodeHandle requester, long requestId, int hops) {
-            if (guid.equals(service) && payload instanceof StaleHint hint) {
-                stale.add(hint);
-            }
-        }
-    }
-
     private static final ManualClock CLOCK = new ManualClock();
     /** The If-None-Match each path's requests carried at the origin ("-" for none). */
     private static final Map<String, List<String>> ASKED = new ConcurrentHashMap<>();
-    private static final RecordingManager[] MANAGER = new RecordingManager[1];
+    @SuppressWarnings("unchecked")
+    private static final RecordingManager<StaleHint>[] MANAGER = new RecordingManager[1];
     private static TestOrigin origin;
     private static OneNodeOverlay overlay;
     private static RiptideProxy proxy;
@@ -91,7 +63,7 @@ class RevalidationTest {
                     asked(x);
                     TestOrigin.send(x, 503, "origin down");
                 });
-        overlay = new OneNodeOverlay((n, provider) -> MANAGER[0] = new RecordingManager(n, ObjectNames.cacheManagerGuid(provider)));
+        overlay = new OneNodeOverlay((n, provider) -> MANAGER[0] = new RecordingManager<>(n, ObjectNames.cacheManagerGuid(provider), StaleHint.class));
         proxy = overlay.proxy(OverlayCacheConfig.defaults(), CLOCK);
         client = HttpClient.newBuilder().proxy(ProxySelector.of(proxy.server().address())).build();
     }
@@ -161,7 +133,7 @@ class RevalidationTest {
 
         String url = CanonicalUrl.of(origin.url("/article")).value();
         Await.until(Duration.ofSeconds(10), "the cache manager hears the copy is stale",
-                () -> MANAGER[0].stale.stream().anyMatch(h -> h.url().equals(url)));
+                () -> MANAGER[0].hints.stream().anyMatch(h -> h.url().equals(url)));
     }
 
     @Test
@@ -174,7 +146,7 @@ class RevalidationTest {
         assertEquals(List.of("\"v1\""), ASKED.get("/changed"));
         String url = CanonicalUrl.of(origin.url("/changed")).value();
         Await.until(Duration.ofSeconds(10), "the cache manager hears the copy is stale",
-                () -> MANAGER[0].stale.stream().anyMatch(h -> h.url().equals(url)));
+                () -> MANAGER[0].hints.stream().anyMatch(h -> h.url().equals(url)));
     }
 
     @Test
