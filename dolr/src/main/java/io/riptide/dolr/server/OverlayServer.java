@@ -199,6 +199,19 @@ public final class OverlayServer implements AutoCloseable {
         return call(n -> n.storeReplica(guid, data));
     }
 
+    /**
+     * Stores and publishes a replica like {@link #storeReplica(Id, byte[])}, completing once the
+     * object's root has confirmed the publish (true: from then on every node can find it), or with
+     * false if it did not fit or the root never confirmed.
+     */
+    public CompletableFuture<Boolean> storeReplicaRooted(Id guid, byte[] data) {
+        return withCallback(done -> {
+            if (!node.storeReplica(guid, data, done)) {
+                done.accept(false);
+            }
+        });
+    }
+
     /** Locates the nearest replica of {@code guid} with the node's default hop budget and Bloom setting. */
     public CompletableFuture<LocateResult> locate(Id guid) {
         return locate(guid, settings.dolr().defaultTtl(), settings.dolr().bloomEnabled());
