@@ -101,6 +101,19 @@ public record DolrConfig(
                 maxProbeQueue, joinTimeout);
     }
 
+    /**
+     * A copy with another least hop timeout and locate deadline: for machines whose event loops can
+     * stall longer than the default floor (a loaded test machine), where a slow live hop would
+     * otherwise be routed around as if it had failed.
+     */
+    public DolrConfig withTimeouts(Duration hopFloor, Duration deadline) {
+        return new DolrConfig(leafSetHalf, slotCandidates, localNeighbours, heartbeatInterval, failAfter,
+                tableCheckInterval, maintenanceInterval, hopFloor, hopRetries, pointerTtl,
+                republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
+                deadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
+                maxProbeQueue, joinTimeout);
+    }
+
     /** A copy with other maintenance periods (heartbeat, failure detection, table lease, proximity gossip). */
     public DolrConfig withMaintenance(Duration heartbeat, Duration fail, Duration tableCheck, Duration maintenance) {
         return new DolrConfig(leafSetHalf, slotCandidates, localNeighbours, heartbeat, fail,

@@ -40,9 +40,12 @@ class OverlayOverTcpTest {
     private static final int NODES = 32;
     private static final int OBJECTS = 20;
     private static final int KILLED = 5;
-    // Faster maintenance than a deployment, so failure detection and repair fit in a test.
+    // Faster maintenance than a deployment, so failure detection and repair fit in a test; a longer
+    // hop-timeout floor, since 32 nodes sharing a loaded machine's cores stall their loops past the
+    // default 400 ms, and a live but slow replica would then be skipped as suspect (NOT_FOUND).
     private static final DolrConfig CONFIG = DolrConfig.defaults().withMaintenance(
-            Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(2));
+            Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(2))
+            .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(6));
     /** A locate answers or fails by its deadline; the margin covers a loaded machine. */
     private static final Duration LOCATE_WAIT = CONFIG.locateDeadline().plusSeconds(5);
     private static final Duration CALL_WAIT = Duration.ofSeconds(10);
