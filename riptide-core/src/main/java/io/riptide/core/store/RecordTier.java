@@ -2,6 +2,7 @@ package io.riptide.core.store;
 
 import io.riptide.core.id.Id;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * A bounded tier of records keyed by 160-bit IDs: the disk log with its compact index, or a plain
@@ -35,6 +36,19 @@ public interface RecordTier extends AutoCloseable {
 
     /** Writes everything accepted so far and waits until it is on disk. */
     void flush();
+
+    /**
+     * Visits every record the tier holds, key and value, in no particular order, and completes when
+     * every one was visited. The content store calls it once, when it opens over a tier that may
+     * already hold records (after a restart), to rebuild its in-memory reference counts; nothing else
+     * should need it. A disk tier reads its log on its own I/O stage. Puts and removes during a scan
+     * may or may not be seen. The default, for tiers that cannot list their records, completes
+     * exceptionally with {@link UnsupportedOperationException}.
+     */
+    default CompletableFuture<Void> scan(BiConsumer<Id, byte[]> visitor) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                getClass().getSimpleName() + " cannot list its records"));
+    }
 
     /** Flushes and releases the tier's files and threads. */
     @Override

@@ -1,0 +1,208 @@
+package io.riptide.core.store;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.riptide.core.id.Id;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * The hot records in memory: a {@link RecordTier} over a Caffeine cache bounded in bytes, whose
+ * W-TinyLFU policy admits a new record only if it is likely to be read more often than the record
+ * it would push out (a frequency sketch of recent reads decides), so one scan of cold objects does
+ * not flush the hot ones.
+ *
+ * <p>Record values are held off the Java heap, each in its own direct {@link ByteBuf}: the heap holds
+ * only the keys and Caffeine's small nodes, so a large tier does not lengthen garbage collection. A
+ * buffer is released exactly once, when its record is replaced, removed, evicted or the tier closes;
+ * {@link #liveBuffers()} counts the ones not yet released (zero after {@link #close()}).
+ *
+ * <p>The weight of a record is its length plus {@link #ENTRY_OVERHEAD} bytes, so many tiny records
+ * cannot exceed the bound through their bookkeeping. Caffeine runs its maintenance on the calling
+ * thread, so by the time {@link #put} returns the tier is within its bound and the evicted keys have
+ * been reported to the listener (after the tier's own lock was let go, so the listener may call back
+ * in). A freshly put record may be among them: W-TinyLFU can refuse it at once. Thread-safe;
+ * {@link #get} completes before it returns.
+ */
+public final class MemoryTier implements RecordTier {
+    /** Bytes each record is charged beyond its value: key, cache node and buffer object. */
+    public static final int ENTRY_OVERHEAD = 96;
+
+    private final long maxBytes;
+    private final Consumer<Id> onEvict;
+    private final ByteBufAllocator alloc;
+    private final Cache<Id, ByteBuf> cache;
+    private final Queue<Id> evicted = new ConcurrentLinkedQueue<>();
+    private long liveBuffers;
+    private long evictions;
+    private boolean closed;
+
+    /** A tier of at most {@code maxBytes} (weights as above), values in unpooled direct buffers. */
+    public MemoryTier(long maxBytes, Consumer<Id> onEvict) {
+        this(maxBytes, onEvict, UnpooledByteBufAllocator.DEFAULT);
+    }
+
+    /** A tier whose values are direct buffers from {@code alloc}. */
+    public MemoryTier(long maxBytes, Consumer<Id> onEvict, ByteBufAllocator alloc) {
+        if (maxBytes <= ENTRY_OVERHEAD) {
+            throw new IllegalArgumentException("a memory tier needs room for a record, got " + maxBytes + " bytes");
+        }
+        this.maxBytes = maxBytes;
+        this.onEvict = onEvict;
+        this.alloc = alloc;
+        this.cache = Caffeine.newBuilder()
+                .maximumWeight(maxBytes)
+                .weigher((Id key, ByteBuf value) -> weight(value.readableBytes()))
+                .executor(Runnable::run)
+                .evictionListener(this::onCaffeineEviction)
+                .build();
+    }
+
+    private static int weight(long valueBytes) {
+        return (int) Math.min(Integer.MAX_VALUE, valueBytes + ENTRY_OVERHEAD);
+    }
+
+    // Runs inside Caffeine's maintenance, which only ever runs inside one of this tier's synchronized
+    // methods (the executor is the calling thread), so the counters need no more locking.
+    private void onCaffeineEviction(Id key, ByteBuf value, RemovalCause cause) {
+        if (value != null) {
+            release(value);
+        }
+        if (key != null) {
+            evictions++;
+            evicted.add(key);
+        }
+    }
+
+    private void release(ByteBuf value) {
+        value.release();
+        liveBuffers--;
+    }
+
+    @Override
+    public boolean put(Id key, byte[] value) {
+        try {
+            synchronized (this) {
+                if (closed || weight(value.length) > maxBytes) {
+                    return false;
+                }
+                ByteBuf copy = alloc.directBuffer(value.length, value.length).writeBytes(value);
+                liveBuffers++;
+                ByteBuf old = cache.asMap().put(key, copy);
+                if (old != null) {
+                    release(old);
+                }
+                cache.cleanUp();
+                return true;
+            }
+        } finally {
+            reportEvictions();
+        }
+    }
+
+    @Override
+    public CompletableFuture<byte[]> get(Id key) {
+        try {
+            synchronized (this) {
+                ByteBuf value = closed ? null : cache.getIfPresent(key);
+                return CompletableFuture.completedFuture(value == null ? null : ByteBufUtil.getBytes(value));
+            }
+        } finally {
+            reportEvictions();
+        }
+    }
+
+    @Override
+    public synchronized boolean mayContain(Id key) {
+        return !closed && cache.asMap().containsKey(key);
+    }
+
+    @Override
+    public boolean remove(Id key) {
+        try {
+            synchronized (this) {
+                ByteBuf old = closed ? null : cache.asMap().remove(key);
+                if (old == null) {
+                    return false;
+                }
+                release(old);
+                return true;
+            }
+        } finally {
+            reportEvictions();
+        }
+    }
+
+    /** Hands the keys evicted so far to the listener, outside the tier's lock. */
+    private void reportEvictions() {
+        for (Id key; (key = evicted.poll()) != null; ) {
+            onEvict.accept(key);
+        }
+    }
+
+    @Override
+    public synchronized long records() {
+        return closed ? 0 : cache.asMap().size();
+    }
+
+    /** The bytes charged against the bound now (values plus {@link #ENTRY_OVERHEAD} each). */
+    public synchronized long weightedBytes() {
+        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    }
+
+    /** Direct buffers allocated and not yet released: the record count while open, zero once closed. */
+    public synchronized long liveBuffers() {
+        return liveBuffers;
+    }
+
+    public synchronized long evictions() {
+        return evictions;
+    }
+
+    @Override
+    public CompletableFuture<Void> scan(BiConsumer<Id, byte[]> visitor) {
+        Map<Id, byte[]> snapshot = new LinkedHashMap<>();
+        synchronized (this) {
+            if (!closed) {
+                cache.asMap().forEach((k, v) -> snapshot.put(k, ByteBufUtil.getBytes(v)));
+            }
+        }
+        snapshot.forEach(visitor);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** Nothing to write: memory is not durable. */
+    @Override
+    public void flush() {
+    }
+
+    /** Releases every buffer; later puts fail and gets miss. Evictions not yet reported are dropped. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<Id> keys = new ArrayList<>(cache.asMap().keySet());
+        for (Id key : keys) {
+            ByteBuf old = cache.asMap().remove(key);
+            if (old != null) {
+                release(old);
+            }
+        }
+        cache.cleanUp();
+        evicted.clear();
+    }
+}
