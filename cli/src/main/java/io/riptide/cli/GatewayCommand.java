@@ -60,9 +60,10 @@ final class GatewayCommand implements Callable<Integer> {
             description = "The node's own key, which fixes its node ID (default: a new key for this run only).")
     private Path nodeKey;
 
-    @Option(names = "--publisher", paramLabel = "HOST=FILE",
-            description = "Accept publisher pushes for URLs on HOST signed by the key in FILE; repeatable (default: none).")
-    private Map<String, Path> publishers = Map.of();
+    @Option(names = "--publisher", paramLabel = "HOST=KEY",
+            description = "Accept publisher pushes for URLs on HOST signed by KEY: the publisher's public key as "
+                    + "ed25519:BASE64 (as `riptide keygen` prints it), or a key file; repeatable (default: none).")
+    private Map<String, String> publishers = Map.of();
 
     @Option(names = "--max-object-mb", paramLabel = "MB", defaultValue = "8",
             description = "Largest object inserted, in MiB (default: ${DEFAULT-VALUE}).")
@@ -89,8 +90,9 @@ final class GatewayCommand implements Callable<Integer> {
         SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
                 : KeyFiles.loadOrCreate(nodeKey, "--node-key", spec.commandLine(), out, "the node's ID");
         GatewayConfig config = GatewayConfig.defaults();
-        for (Map.Entry<String, Path> p : publishers.entrySet()) {
-            config = config.withPublisher(p.getKey(), KeyFiles.load(p.getValue(), "--publisher", spec.commandLine()).publicKey());
+        for (Map.Entry<String, String> p : publishers.entrySet()) {
+            // Only the public half is needed to check a push: the publisher keeps its private key.
+            config = config.withPublisher(p.getKey(), KeyFiles.publicKey(p.getValue(), "--publisher", spec.commandLine()));
         }
         config = new GatewayConfig(config.maxJobs(), config.leaseTtl(), config.recentResults(), maxObjectMb << 20,
                 config.monitorAfterStale(), config.staleWindow(), config.minMonitorInterval(), config.maxMonitorInterval(),

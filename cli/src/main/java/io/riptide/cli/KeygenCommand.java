@@ -39,6 +39,7 @@ final class KeygenCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.println("Wrote key to " + out.toAbsolutePath().normalize());
         stdout.println("Node ID: " + key.publicKey().nodeId());
+        stdout.println("Public key: " + key.publicKey() + " (give this to proxies or gateways that must trust it)");
         stdout.flush();
         return 0;
     }

@@ -40,7 +40,7 @@ class GatewayAndInspectCommandTest {
     @Test
     void helpExplainsTheOptions() {
         assertEquals(0, cli.run("gateway", "--help"));
-        for (String expected : new String[] {"--key", "provider", "--port", "--join", "--publisher", "HOST=FILE", "--max-object-mb",
+        for (String expected : new String[] {"--key", "provider", "--port", "--join", "--publisher", "HOST=KEY", "--max-object-mb",
             "default: 8"}) {
             assertTrue(cli.out().contains(expected), "gateway help mentions " + expected + ":\n" + cli.out());
         }
@@ -59,6 +59,9 @@ class GatewayAndInspectCommandTest {
         assertTrue(cli.err().contains("--join: expected HOST:PORT, got 'nowhere'"), cli.err());
         assertEquals(2, cli.run("gateway", "--key", dir.resolve("g.key").toString(), "--port", "0", "--max-object-mb", "99"));
         assertTrue(cli.err().contains("--max-object-mb must be between 1 and 14, got 99"), cli.err());
+        assertEquals(2, cli.run("gateway", "--key", dir.resolve("g.key").toString(), "--port", "0",
+                "--publisher", "news.example.org=ed25519:not-a-key"));
+        assertTrue(cli.err().contains("riptide gateway: --publisher: not an Ed25519 public key"), cli.err());
     }
 
     @Test

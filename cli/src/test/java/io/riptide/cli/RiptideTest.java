@@ -77,6 +77,7 @@ class RiptideTest {
         assertEquals(0, cli.run("keygen", "--out", file.toString()));
         SigningKey key = SigningKey.load(file);
         assertTrue(cli.out().contains("Node ID: " + key.publicKey().nodeId()), cli.out());
+        assertTrue(cli.out().contains("Public key: " + key.publicKey() + " "), cli.out());
         assertEquals(2, cli.run("keygen", "--out", file.toString()));
         assertTrue(cli.err().contains("already exists"), cli.err());
     }
