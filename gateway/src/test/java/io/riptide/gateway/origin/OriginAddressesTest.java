@@ -62,6 +62,17 @@ class OriginAddressesTest {
         "64:ff9b::c0a8:101|a private address",
         "2002:7f00:1::|a loopback address",
         "2002:a9fe:a9fe::1|a link-local address (the cloud metadata service)",
+        "::ffff:0:a00:1|a private address",
+        "::ffff:0:7f00:1|a loopback address",
+        "64:ff9b:1::a00:1|a translated address of a local network",
+        "64:ff9b:1:ffff::1|a translated address of a local network",
+        "2001::1|a tunnelled address (Teredo)",
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2|a tunnelled address (Teredo)",
+        "2001:db8::1|a documentation address",
+        "192.0.2.1|a documentation address",
+        "198.51.100.7|a documentation address",
+        "203.0.113.255|a documentation address",
+        "192.88.99.1|a reserved address",
     })
     void refusesEveryNonPublicRange(String address, String expected) {
         assertEquals(expected, kind(address), address);
@@ -72,7 +83,8 @@ class OriginAddressesTest {
         "100.128.0.0", "126.255.255.255", "128.0.0.0", "169.253.255.255", "169.255.0.0", "172.15.255.255",
         "172.32.0.0", "192.167.255.255", "192.169.0.0", "198.17.255.255", "198.20.0.0", "223.255.255.255",
         "2606:4700::1", "2001:4860:4860::8888", "2a00:1450:4001:80b::200e", "fbff:ffff::1", "::ffff:93.184.216.34",
-        "64:ff9b::808:808", "2002:5db8:d822::1"})
+        "64:ff9b::808:808", "2002:5db8:d822::1", "2001:1::1", "2001:db9::1", "64:ff9b:2::1", "192.0.3.1",
+        "198.51.101.1", "203.0.114.1", "192.88.98.1"})
     void letsPublicAddressesThrough(String address) {
         assertNull(kind(address), address);
     }
