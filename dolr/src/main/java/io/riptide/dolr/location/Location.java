@@ -66,7 +66,7 @@ public final class Location {
     private static final int BACKUP_POINTER_HOPS = 2;
     private final Map<Long, Pending> pending = new HashMap<>();
     private final PendingRequests<Boolean> publishAcks;
-    private final PendingRequests<Optional<List<NodeHandle>>> listings;
+    private final PendingRequests<Optional<ReplicaList>> listings;
     private long nextRequest;
     private long located;
     private long failedLocates;
@@ -284,7 +284,9 @@ public final class Location {
      * when none is published), or nothing at all (an empty Optional) if the root did not answer.
      */
     public void listReplicas(Id guid, Consumer<Optional<List<NodeHandle>>> done) {
-        long id = listings.add(config.locateDeadline(), done, Optional::empty);
+        // A list for another GUID under our request ID (a confused or lying node) counts as no answer.
+        long id = listings.add(config.locateDeadline(),
+                reply -> done.accept(reply.filter(list -> list.guid().equals(guid)).map(ReplicaList::replicas)), Optional::empty);
         forwarder.route(new Routed(guid, env.self(), 0, 0, new ListReplicas(guid, env.self(), id)));
     }
 
@@ -317,7 +319,7 @@ public final class Location {
 
     /** The root's answer to a {@link #listReplicas} of this node's. */
     public void onReplicaList(ReplicaList list) {
-        listings.complete(list.requestId(), Optional.of(list.replicas()));
+        listings.complete(list.requestId(), Optional.of(list));
     }
 
     private void finish(long requestId, NodeHandle replica, FailureReason failure, int hopCount, byte[] data) {

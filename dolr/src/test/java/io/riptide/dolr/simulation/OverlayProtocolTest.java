@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.location.LocationMessages.ReplicaList;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
@@ -321,6 +322,20 @@ class OverlayProtocolTest {
             assertTrue(read.containsKey(h), "read at " + h);
             assertEquals(h, read.get(h)[0], "the bytes held at " + h);
         }
+    }
+
+    @Test
+    void aReplicaListForAnotherGuidIsNoAnswer() {
+        SimulatedOverlay overlay = OverlayFixture.settled(23, 60, 3);
+        List<Optional<List<NodeHandle>>> listed = new ArrayList<>();
+        overlay.node(7).listReplicas(Id.hash("asked about"), listed::add);
+        // Request IDs count up from 1: a node guessing them answers about another object first.
+        NodeHandle liar = overlay.node(8).self();
+        for (long id = 1; id <= 4; id++) {
+            overlay.node(7).onMessage(liar, new ReplicaList(id, Id.hash("something else"), List.of(liar)));
+        }
+        run(overlay, Duration.ofSeconds(4));
+        assertEquals(List.of(Optional.empty()), listed, "a list about another GUID is refused, not taken as the answer");
     }
 
     @Test
