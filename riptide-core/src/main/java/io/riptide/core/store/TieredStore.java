@@ -21,6 +21,9 @@ import java.util.function.Function;
  *       reported to this store's listener.</li>
  * </ul>
  *
+ * <p>Writes are not atomic across the two tiers: callers serialise puts and removes of one key
+ * ({@link ContentStore} does, under its lock); reads may run at any time.
+ *
  * <p>A backing read that completes after a put or remove of the same key (or the backing tier's
  * eviction of it) must not bring the older value back into memory: each key hashes to one of
  * {@link #STRIPES} write counters, and a read's result is admitted only if its key's counter did not
@@ -70,7 +73,11 @@ public final class TieredStore implements RecordTier {
         if (!backing.put(key, value)) {
             return false;
         }
-        memory.put(key, value);
+        if (!memory.put(key, value)) {
+            // The memory tier would not take the new value (too large, or closed): its old copy must
+            // not go on answering reads for a key whose record has changed.
+            memory.remove(key);
+        }
         return true;
     }
 

@@ -255,4 +255,20 @@ class ContentStoreTest {
         store.close();
         assertEquals(0, memory.liveBuffers());
     }
+
+    @Test
+    void aValueTheMemoryTierRefusesLeavesNoStaleCopyThere() throws Exception {
+        MemoryTier memory = new MemoryTier(1024, key -> { });
+        TieredStore tiered = new TieredStore(memory, MapTier::new, key -> { });
+        Id key = Id.hash("record");
+        byte[] small = new byte[100];
+        byte[] large = new byte[4096];
+        java.util.Arrays.fill(large, (byte) 7);
+        assertTrue(tiered.put(key, small));
+        assertTrue(memory.mayContain(key), "the small value is in memory");
+        assertTrue(tiered.put(key, large), "the backing tier takes the larger value");
+        assertArrayEquals(large, tiered.get(key).get(), "reads see the new value, not the old memory copy");
+        tiered.close();
+        assertEquals(0, memory.liveBuffers());
+    }
 }
