@@ -5,10 +5,13 @@ import io.riptide.cli.bench.HitThroughputBench;
 import io.riptide.cli.bench.InsertLatencyBench;
 import io.riptide.cli.bench.ProxyOverheadBench;
 import io.riptide.cli.bench.ProxyUnderTest;
+import io.riptide.cli.bench.StoreBench;
+import io.riptide.core.store.disk.DiskPolicy;
 import io.riptide.simulator.report.Progress;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -153,6 +156,67 @@ final class BenchCommand implements Callable<Integer> {
             PrintWriter stdout = spec.commandLine().getOut();
             Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
             String summary = new HitThroughputBench(connections, Duration.ofSeconds(seconds), out, progress, proxy).run();
+            stdout.println(summary);
+            stdout.println("results in " + out.toAbsolutePath().normalize());
+            stdout.flush();
+            return 0;
+        }
+    }
+
+    /** {@code riptide bench store}: the HashCache-style disk tier on its own, per policy. */
+    @Command(name = "store", mixinStandardHelpOptions = true,
+            description = {"Measures the disk tier (HashCache-Log and -SetMem) on its own.",
+            "Inserts N objects into a tier sized for N in a temporary directory, then looks up inserted and "
+            + "never-inserted objects and restarts it, and reports index bytes per object, disk reads per hit and "
+            + "per miss, random writes per insert, rates and restart time (the paper's Table 3)."},
+            footerHeading = "%nExample:%n", footer = "  riptide bench store --objects 10000000 --out results/store")
+    static final class Store implements Callable<Integer> {
+        private final boolean stderrIsTerminal;
+
+        Store(boolean stderrIsTerminal) {
+            this.stderrIsTerminal = stderrIsTerminal;
+        }
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart (required).")
+        private Path out;
+
+        @Option(names = "--objects", paramLabel = "N", defaultValue = "1000000", description = "Objects inserted (default: ${DEFAULT-VALUE}).")
+        private long objects;
+
+        @Option(names = "--policy", paramLabel = "P", defaultValue = "both", description = "log, setmem or both (default: ${DEFAULT-VALUE}).")
+        private String policy;
+
+        @Option(names = "--object-bytes", paramLabel = "B", defaultValue = "256",
+                description = "Largest object body; bodies are 64 to B bytes (default: ${DEFAULT-VALUE}).")
+        private int objectBytes;
+
+        @Option(names = "--lookups", paramLabel = "N", defaultValue = "1000000",
+                description = "Lookups of inserted objects, and as many of never-inserted ones (default: ${DEFAULT-VALUE}).")
+        private long lookups;
+
+        @Override
+        public Integer call() throws Exception {
+            if (objects < 1000 || objects > 1_000_000_000L) {
+                throw new ParameterException(spec.commandLine(), "--objects must be between 1000 and 1000000000, got " + objects);
+            }
+            if (objectBytes < 64 || objectBytes > 65536) {
+                throw new ParameterException(spec.commandLine(), "--object-bytes must be between 64 and 65536, got " + objectBytes);
+            }
+            if (lookups < 1 || lookups > 100_000_000L) {
+                throw new ParameterException(spec.commandLine(), "--lookups must be between 1 and 100000000, got " + lookups);
+            }
+            List<DiskPolicy> policies = switch (policy) {
+                case "log" -> List.of(DiskPolicy.LOG);
+                case "setmem" -> List.of(DiskPolicy.SETMEM);
+                case "both" -> List.of(DiskPolicy.LOG, DiskPolicy.SETMEM);
+                default -> throw new ParameterException(spec.commandLine(), "--policy must be log, setmem or both, got " + policy);
+            };
+            PrintWriter stdout = spec.commandLine().getOut();
+            Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
+            String summary = new StoreBench(objects, policies, objectBytes, lookups, out, progress).run();
             stdout.println(summary);
             stdout.println("results in " + out.toAbsolutePath().normalize());
             stdout.flush();

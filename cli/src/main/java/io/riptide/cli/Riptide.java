@@ -64,7 +64,8 @@ public final class Riptide implements Callable<Integer> {
                 .addSubcommand("insert", new BenchCommand.Insert(stderrIsTerminal))
                 .addSubcommand("proxy-overhead", new BenchCommand.ProxyOverhead(stderrIsTerminal, ProxyFactory::passThrough,
                         SquidProxy::installed))
-                .addSubcommand("hit-throughput", new BenchCommand.HitThroughput(stderrIsTerminal, ProxyFactory::overlayHits)));
+                .addSubcommand("hit-throughput", new BenchCommand.HitThroughput(stderrIsTerminal, ProxyFactory::overlayHits))
+                .addSubcommand("store", new BenchCommand.Store(stderrIsTerminal)));
         root.addSubcommand("help", new CommandLine.HelpCommand());
         // Last, so that it reaches every command added above.
         applyConventions(root, System.getenv());
