@@ -68,7 +68,9 @@ class TrustedProvidersTest {
                     TestOrigin.send(x, 200, "the shop");
                 });
         group = new NioEventLoopGroup(4);
-        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults(), OriginTls.systemDefault(), Clock.systemUTC());
+        // The test's origin is on loopback, which a gateway refuses unless allowed to fetch private origins.
+        fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withPrivateOrigins(true), OriginTls.systemDefault(),
+                Clock.systemUTC());
         OverlayServer first = OverlayServer.start(settings(null), group);
         assertTrue(first.awaitJoined(Duration.ofSeconds(10)));
         NODES.add(first);

@@ -162,6 +162,14 @@ public final class Stage implements AutoCloseable {
                 return;
             }
         }
+        try {
+            // The controller's thread ends with its timer: wait for it too, so a closed stage leaves
+            // no thread of its own behind.
+            long left = Math.max(0, deadline - System.nanoTime());
+            controlTimer.awaitTermination(left, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         if (!workers.isEmpty()) {
             LOG.warn("stage {}: {} workers still busy after close", name(), workers.size());
         }
