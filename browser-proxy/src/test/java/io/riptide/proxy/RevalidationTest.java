@@ -18,7 +18,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import io.riptide.core.http.HttpDates;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.TextStyle;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,6 +60,7 @@ class RevalidationTest {
                 .route("/changed", validating("\"v2\"", "changed at the origin"))
                 .route("/fresh", validating("\"v1\"", "new at the origin"))
                 .route("/own-tag", validating("\"v1\"", "new at the origin"))
+                .route("/far-clock", validating("\"v1\"", "new at the origin"))
                 .route("/other-backend", otherBackend("Thu, 28 Dec 2023 00:00:00 GMT"))
                 .route("/browser-current", otherBackend("Thu, 28 Dec 2023 00:00:00 GMT"))
                 .route("/date-spelling", x -> {
@@ -244,6 +250,29 @@ class RevalidationTest {
         assertEquals(COPY, r.body(), "the 304 names the copy's Last-Modified instant");
         assertEquals("riptide; fwd=stale; fwd-status=304", cacheStatus(r));
         assertEquals(List.of("since Wed, 27 Dec 2023 00:00:00 GMT"), ASKED.get("/date-spelling"));
+    }
+
+    @Test
+    void theBrowsersDatesAreReadByTheProxysClock() throws Exception {
+        // An RFC 850 date's two-digit year is resolved against now (RFC 9110 §5.6.7). The proxy's clock
+        // stands forty years ahead: by it the browser's date is sixty years from today, after the copy's
+        // Last-Modified (thirty years from today); by the machine's clock it would be forty years ago.
+        int year = LocalDate.now(ZoneOffset.UTC).getYear();
+        ManualClock ahead = new ManualClock(LocalDate.of(year + 40, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli());
+        LocalDate browserDate = LocalDate.of(year + 60, 1, 1);
+        String rfc850 = browserDate.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH)
+                + String.format(Locale.ROOT, ", 01-Jan-%02d 00:00:00 GMT", browserDate.getYear() % 100);
+        String modified = HttpDates.format(LocalDate.of(year + 30, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant());
+        overlay.store(origin.url("/far-clock"), COPY, Headers.of("Cache-Control", "max-age=60", "Content-Type", "text/plain",
+                "ETag", "\"v1\"", "Last-Modified", modified), ahead.millis() - 120_000);
+        try (RiptideProxy far = overlay.proxy(OverlayCacheConfig.defaults(), ahead)) {
+            HttpClient c = HttpClient.newBuilder().proxy(ProxySelector.of(far.server().address())).build();
+            HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(origin.url("/far-clock")))
+                    .header("If-Modified-Since", rfc850).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            assertEquals(304, r.statusCode(), "the browser's copy, dated " + rfc850 + ", is newer than " + modified);
+            assertEquals(List.of("\"v1\""), ASKED.get("/far-clock"));
+        }
     }
 
     @Test

@@ -331,6 +331,11 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     }
 
     @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
     public void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos, boolean bypassed) {
         if (bypassed || !"GET".equals(request.method())) {
             return;

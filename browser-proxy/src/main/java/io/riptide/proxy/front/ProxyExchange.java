@@ -339,9 +339,9 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         origin.body(LastHttpContent.EMPTY_LAST_CONTENT);
     }
 
-    /** Now, by the proxy's clock. */
+    /** Now, by the clock the proxy was given (the cache's). */
     private Instant now() {
-        return Instant.now();
+        return context.cache().clock().instant();
     }
 
     private void forward(Outcome outcome, String cacheStatus, boolean bypassed) {
