@@ -18,7 +18,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import io.riptide.core.http.HttpDates;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.TextStyle;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,6 +60,19 @@ class RevalidationTest {
                 .route("/changed", validating("\"v2\"", "changed at the origin"))
                 .route("/fresh", validating("\"v1\"", "new at the origin"))
                 .route("/own-tag", validating("\"v1\"", "new at the origin"))
+                .route("/far-clock", validating("\"v1\"", "new at the origin"))
+                .route("/other-backend", otherBackend("Thu, 28 Dec 2023 00:00:00 GMT"))
+                .route("/browser-current", otherBackend("Thu, 28 Dec 2023 00:00:00 GMT"))
+                .route("/date-spelling", x -> {
+                    asked(x);
+                    if (x.getRequestHeaders().containsKey("If-Modified-Since")) {
+                        // The copy's Last-Modified instant, spelled in the obsolete RFC 850 form.
+                        x.getResponseHeaders().set("Last-Modified", "Wednesday, 27-Dec-23 00:00:00 GMT");
+                        x.sendResponseHeaders(304, -1);
+                    } else {
+                        TestOrigin.send(x, 200, "new at the origin");
+                    }
+                })
                 .route("/down", x -> {
                     asked(x);
                     TestOrigin.send(x, 503, "origin down");
@@ -89,8 +107,30 @@ class RevalidationTest {
         };
     }
 
+    /**
+     * A load-balanced origin whose backends disagree: any conditional request gets a 304 with a strong
+     * entity tag "v1" and Last-Modified {@code lastModified}; an unconditional one gets 200 "current".
+     */
+    private static HttpHandler otherBackend(String lastModified) {
+        return x -> {
+            asked(x);
+            x.getResponseHeaders().set("Cache-Control", "max-age=120");
+            if (x.getRequestHeaders().containsKey("If-None-Match") || x.getRequestHeaders().containsKey("If-Modified-Since")) {
+                x.getResponseHeaders().set("ETag", "\"v1\"");
+                x.getResponseHeaders().set("Last-Modified", lastModified);
+                x.sendResponseHeaders(304, -1);
+            } else {
+                x.getResponseHeaders().set("ETag", "\"v3\"");
+                TestOrigin.send(x, 200, "current at the origin");
+            }
+        };
+    }
+
     private static String asked(HttpExchange x) {
         String inm = x.getRequestHeaders().getFirst("If-None-Match");
+        if (inm == null && x.getRequestHeaders().containsKey("If-Modified-Since")) {
+            inm = "since " + x.getRequestHeaders().getFirst("If-Modified-Since");
+        }
         ASKED.computeIfAbsent(x.getRequestURI().getPath(), p -> new CopyOnWriteArrayList<>()).add(inm == null ? "-" : inm);
         return inm;
     }
@@ -173,6 +213,66 @@ class RevalidationTest {
         assertEquals(COPY, other.body());
         assertEquals("riptide; fwd=stale; fwd-status=304", cacheStatus(other));
         assertEquals(List.of("\"v1\"", "\"v0\", \"v1\""), ASKED.get("/own-tag"), "the browser's tags, then the copy's");
+    }
+
+    @Test
+    void a304AboutNeitherTheCopyNorTheBrowsersVersionIsAskedAgainAndTheBrowserGetsTheFullResponse() throws Exception {
+        // The copy is weakly tagged; another backend answers with a strong tag (which cannot select a weakly
+        // tagged copy) and a Last-Modified later than the browser's date: about neither version.
+        overlay.store(origin.url("/other-backend"), COPY, Headers.of("Cache-Control", "max-age=60", "Content-Type", "text/plain",
+                "ETag", "W/\"v1\"", "Last-Modified", "Wed, 27 Dec 2023 00:00:00 GMT"), CLOCK.millis() - 120_000);
+        HttpResponse<String> r = get("/other-backend", "If-Modified-Since", "Tue, 26 Dec 2023 00:00:00 GMT");
+        assertEquals(200, r.statusCode(), "never a 304 the browser's own date does not allow");
+        assertEquals("current at the origin", r.body());
+        assertEquals("\"v3\"", r.headers().firstValue("ETag").orElseThrow());
+        assertEquals("riptide; fwd=stale; fwd-status=200", cacheStatus(r));
+        assertEquals(List.of("W/\"v1\"", "-"), ASKED.get("/other-backend"),
+                "asked with the copy's validators, then once more without any condition");
+    }
+
+    @Test
+    void a304AboutTheBrowsersOwnVersionByItsDateIsPassedThrough() throws Exception {
+        overlay.store(origin.url("/browser-current"), COPY, Headers.of("Cache-Control", "max-age=60", "Content-Type", "text/plain",
+                "ETag", "W/\"v1\"", "Last-Modified", "Wed, 27 Dec 2023 00:00:00 GMT"), CLOCK.millis() - 120_000);
+        // The 304's Last-Modified (28 Dec) is no later than the browser's date, spelled in asctime form.
+        HttpResponse<String> r = get("/browser-current", "If-Modified-Since", "Fri Dec 29 00:00:00 2023");
+        assertEquals(304, r.statusCode(), "the browser's version is current by its own condition");
+        assertEquals("riptide; fwd=stale; fwd-status=304", cacheStatus(r));
+        assertEquals(List.of("W/\"v1\""), ASKED.get("/browser-current"));
+    }
+
+    @Test
+    void lastModifiedIsComparedAsADateSoAnotherSpellingOfTheSameInstantValidatesTheCopy() throws Exception {
+        overlay.store(origin.url("/date-spelling"), COPY, Headers.of("Cache-Control", "max-age=60", "Content-Type", "text/plain",
+                "Last-Modified", "Wed, 27 Dec 2023 00:00:00 GMT"), CLOCK.millis() - 120_000);
+        HttpResponse<String> r = get("/date-spelling");
+        assertEquals(200, r.statusCode());
+        assertEquals(COPY, r.body(), "the 304 names the copy's Last-Modified instant");
+        assertEquals("riptide; fwd=stale; fwd-status=304", cacheStatus(r));
+        assertEquals(List.of("since Wed, 27 Dec 2023 00:00:00 GMT"), ASKED.get("/date-spelling"));
+    }
+
+    @Test
+    void theBrowsersDatesAreReadByTheProxysClock() throws Exception {
+        // An RFC 850 date's two-digit year is resolved against now (RFC 9110 §5.6.7). The proxy's clock
+        // stands forty years ahead: by it the browser's date is sixty years from today, after the copy's
+        // Last-Modified (thirty years from today); by the machine's clock it would be forty years ago.
+        int year = LocalDate.now(ZoneOffset.UTC).getYear();
+        ManualClock ahead = new ManualClock(LocalDate.of(year + 40, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli());
+        LocalDate browserDate = LocalDate.of(year + 60, 1, 1);
+        String rfc850 = browserDate.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH)
+                + String.format(Locale.ROOT, ", 01-Jan-%02d 00:00:00 GMT", browserDate.getYear() % 100);
+        String modified = HttpDates.format(LocalDate.of(year + 30, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant());
+        overlay.store(origin.url("/far-clock"), COPY, Headers.of("Cache-Control", "max-age=60", "Content-Type", "text/plain",
+                "ETag", "\"v1\"", "Last-Modified", modified), ahead.millis() - 120_000);
+        try (RiptideProxy far = overlay.proxy(OverlayCacheConfig.defaults(), ahead)) {
+            HttpClient c = HttpClient.newBuilder().proxy(ProxySelector.of(far.server().address())).build();
+            HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(origin.url("/far-clock")))
+                    .header("If-Modified-Since", rfc850).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            assertEquals(304, r.statusCode(), "the browser's copy, dated " + rfc850 + ", is newer than " + modified);
+            assertEquals(List.of("\"v1\""), ASKED.get("/far-clock"));
+        }
     }
 
     @Test

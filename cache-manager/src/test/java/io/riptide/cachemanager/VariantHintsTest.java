@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.riptide.cachemanager.insert.InsertTrigger;
 import io.riptide.cachemanager.sim.Stub;
 import io.riptide.core.gateway.GatewayMessages.Outcome;
 import io.riptide.core.hint.HintMessages.MissHint;
@@ -74,12 +75,40 @@ class VariantHintsTest {
         Stub stub = new Stub(8, NODES, GROUPS, GATEWAY, true, CacheManagerConfig.defaults(), MANAGER);
         String url = "http://example.com/private";
         stub.hint(6, new MissHint(url, ObjectNames.objectGuid(stub.provider.publicKey(), url, ""),
-                Headers.of("Accept-Encoding", "gzip", "Cookie", "session=secret", "Authorization", "Basic eDp5")));
+                Headers.of("Accept-Encoding", "gzip", "Cookie", "session=secret", "Authorization", "Basic eDp5",
+                        "X-Api-Key", "user-token", "User-Agent", "test")));
         stub.run(Duration.ofSeconds(10));
         assertEquals(1, stub.originFetches());
         Headers sent = stub.originRequests().get(0);
-        assertFalse(sent.contains("Cookie") || sent.contains("Authorization"), sent.toString());
+        assertFalse(sent.contains("Cookie") || sent.contains("Authorization") || sent.contains("X-Api-Key")
+                || sent.contains("User-Agent"), "only the variant-selecting allow-list is passed on: " + sent);
         assertEquals(List.of("gzip"), sent.elements("Accept-Encoding"));
+    }
+
+    @Test
+    void distinctAcceptLanguagesInHintsForOneUrlBuyAtMostTheCapOfInsertsPerWindow() {
+        CacheManagerConfig config = CacheManagerConfig.defaults();
+        Stub stub = new Stub(10, NODES, GROUPS, GATEWAY, false, config, MANAGER);
+        String url = "http://example.com/popular";
+        Id base = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
+        // The same variant spelled differently is one variant, and costs one insert.
+        stub.hint(6, new MissHint(url, base, Headers.of("Accept-Language", "EN-GB,  en;q=0.8")));
+        stub.hint(12, new MissHint(url, base, Headers.of("accept-language", "en-gb, en;q=0.8", "X-Api-Key", "a")));
+        for (int i = 0; i < 100; i++) {
+            stub.hint(GROUPS * (1 + i % 5), new MissHint(url, base, Headers.of("Accept-Language", "x-lang-" + i)));
+            stub.run(Duration.ofMillis(10));
+        }
+        stub.run(Duration.ofMillis(500));
+        assertEquals(InsertTrigger.MAX_VARIANTS_PER_URL, stub.manager(MANAGER).gateway().sent(),
+                "one URL, at most " + InsertTrigger.MAX_VARIANTS_PER_URL + " distinct variants per window");
+
+        stub.run(config.missWindow()); // the window closes: another window's worth
+        for (int i = 100; i < 200; i++) {
+            stub.hint(GROUPS * (1 + i % 5), new MissHint(url, base, Headers.of("Accept-Language", "x-lang-" + i)));
+            stub.run(Duration.ofMillis(10));
+        }
+        stub.run(Duration.ofMillis(500));
+        assertEquals(2 * InsertTrigger.MAX_VARIANTS_PER_URL, stub.manager(MANAGER).gateway().sent());
     }
 
     @Test

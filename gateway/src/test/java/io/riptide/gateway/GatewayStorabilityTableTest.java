@@ -137,6 +137,11 @@ class GatewayStorabilityTableTest {
                 refused("private", 200, "private", "Cache-Control", "private, max-age=60"),
                 refused("Set-Cookie", 200, "Set-Cookie", "Cache-Control", "max-age=60", "Set-Cookie", "session=abc"),
                 refused("Vary: *", 200, "Vary: *", "Cache-Control", "max-age=60", "Vary", "*"),
+                // Only Accept, Accept-Encoding and Accept-Language select variants: the user's key never
+                // reaches the origin, and a response that varies on it is not stored.
+                refused("Vary: X-Api-Key", 200, "response varies on x-api-key, which this shared cache never forwards",
+                        "Cache-Control", "max-age=60", "Vary", "Accept-Encoding, X-Api-Key")
+                        .asking("X-Api-Key", "user-token", "Accept-Encoding", "gzip"),
                 stored("Vary: Accept-Encoding is stored under the variant's GUID", 200, 60,
                         "Cache-Control", "max-age=60", "Vary", "Accept-Encoding")
                         .asking("Accept-Encoding", "gzip").underVariant("accept-encoding=gzip"),
@@ -162,7 +167,8 @@ class GatewayStorabilityTableTest {
             String url = origin.url("/rule");
             InsertReply reply = overlay.insert(url, rule.request(), false);
             assertEquals(1, origin.hits(), "one origin fetch");
-            assertFalse(origin.requests().get(0).toLowerCase(Locale.ROOT).contains("authorization"),
+            String asked = origin.requests().get(0).toLowerCase(Locale.ROOT);
+            assertFalse(asked.contains("authorization") || asked.contains("x-api-key") || asked.contains("user-token"),
                     "the origin never sees the user's credentials: " + origin.requests().get(0));
             if (rule.refusal() != null) {
                 assertEquals(Outcome.NOT_CACHEABLE, reply.outcome(), reply.reason());
@@ -198,7 +204,8 @@ class GatewayStorabilityTableTest {
         Instant date = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         List<String> headers = new ArrayList<>(List.of("Date", HttpDates.format(date)));
         headers.addAll(rule.response().apply(date));
-        boolean credentials = requestHead.toLowerCase(Locale.ROOT).contains("\nauthorization:");
+        String lower = requestHead.toLowerCase(Locale.ROOT);
+        boolean credentials = lower.contains("\nauthorization:") || lower.contains("\nx-api-key:");
         String body = credentials ? "for the signed-in user" : bodyFor(rule.status());
         return RawOrigin.response(rule.status(), "Status " + rule.status(), body, headers.toArray(String[]::new));
     }

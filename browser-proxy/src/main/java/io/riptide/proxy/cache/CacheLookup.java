@@ -1,6 +1,7 @@
 package io.riptide.proxy.cache;
 
 import io.riptide.core.http.Headers;
+import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -20,6 +21,11 @@ public interface CacheLookup {
      * nearest cache manager or gateway), whose variant the response's Vary selects.
      */
     void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos, boolean bypassed);
+
+    /** The clock the cache judges freshness by; the front uses it too, for the dates it compares. */
+    default Clock clock() {
+        return Clock.systemUTC();
+    }
 
     /** A cache that never hits: the pass-through mode, and the proxy before it has an overlay. */
     CacheLookup NONE = new CacheLookup() {

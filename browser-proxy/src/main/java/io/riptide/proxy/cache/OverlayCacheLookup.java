@@ -331,6 +331,11 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     }
 
     @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
     public void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos, boolean bypassed) {
         if (bypassed || !"GET".equals(request.method())) {
             return;
@@ -380,10 +385,15 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     /**
      * A miss (or stale) hint to the nearest cache manager, which asks a gateway to insert (or re-check);
      * where no cache manager runs, the access node sends the nearest gateway the insert request itself.
-     * Both carry the request's variant-selecting fields, so the gateway fetches this variant, and go
+     * Both carry the request's variant-selecting fields (only the allow-list, normalised; a response that
+     * varies on any other field is not hinted), so the gateway fetches this variant, and go
      * at most once per variant per hint interval.
      */
     private void hint(String url, Headers request, Optional<List<String>> vary, boolean wasStale) {
+        if (vary.isPresent() && !Variants.unforwarded(vary.get()).isEmpty()) {
+            // It varies on a field hints never carry (an API key, User-Agent, ...): no gateway stores it.
+            return;
+        }
         Optional<Id> variant = variantGuid(url, request, vary);
         if (variant.isEmpty()) {
             return;

@@ -74,6 +74,8 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private Held held = Held.NO;
     /** The origin's 304 head fields (hop-by-hop removed) while {@code held} is NOT_MODIFIED. */
     private Headers notModified = Headers.EMPTY;
+    /** Whether the revalidation was given up for an unconditional request (done at most once). */
+    private boolean unconditional;
 
     /** Why the origin's head is held back instead of streamed to the browser. */
     private enum Held {
@@ -82,7 +84,9 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         /** A 304 validating the stored copy: the browser gets the copy with the 304's fields. */
         NOT_MODIFIED,
         /** A 5xx, or a 304 about a version the proxy does not hold: the copy is served stale-if-error, or 502. */
-        ERROR
+        ERROR,
+        /** A 304 that answers neither the copy's conditions nor the browser's: asked again, unconditionally. */
+        ASK_AGAIN
     }
 
     private ProxyExchange(FrontHandler front, FrontContext context, HttpRequest request, Target target,
@@ -246,25 +250,38 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     /**
      * The origin answered a revalidation with {@code head}: decide whether the browser gets it, or
      * the stored copy instead (after a 304 about the copy, or an error the copy may cover).
+     * A 304 reaches the browser only when it answers the browser's own conditions (RFC 9111 §4.3.2):
+     * its entity tag is one the browser named, or its Last-Modified is no later than the browser's
+     * If-Modified-Since. A 304 that speaks for neither the copy nor the browser's version (another
+     * backend's Last-Modified, a strong tag for a weakly tagged copy) is asked again without conditions.
      */
     private Held judgeRevalidation(HttpResponse head) {
         int code = head.status().code();
         if (code == 304) {
+            if (unconditional) {
+                return Held.ERROR; // a 304 to a request with no conditions answers nothing
+            }
             Headers answer = headersOf(head.headers());
-            boolean aboutCopy = ownValidators && Validators.selects(answer, stored.headers());
+            Instant now = now();
+            boolean aboutCopy = ownValidators && Validators.selects(answer, stored.headers(), now);
             boolean browserAsked = cacheRequest.headers().contains("If-None-Match")
                     || cacheRequest.headers().contains("If-Modified-Since");
             if (aboutCopy) {
                 Headers freshened = Validators.freshen(stored.headers(), answer);
-                if (browserAsked && Validators.notModified(cacheRequest.headers(), freshened, Instant.now())) {
+                if (browserAsked && Validators.notModified(cacheRequest.headers(), freshened, now)) {
                     return Held.NO; // the browser's own copy is current too: it gets the 304
                 }
                 notModified = answer;
                 return Held.NOT_MODIFIED;
             }
-            // A 304 that answers only the browser's own condition is the browser's; one about a version
-            // the proxy never asked about is no answer the browser could use.
-            return browserAsked || !ownValidators ? Held.NO : Held.ERROR;
+            if (!ownValidators) {
+                return Held.NO; // the browser's request went up as it was sent: the 304 is its answer
+            }
+            if (browserAsked && Validators.notModified(cacheRequest.headers(), answer, now)) {
+                return Held.NO; // about the browser's version, by its own validators
+            }
+            // About some version neither holds: no answer the browser (or the copy) can use.
+            return requestComplete && bodyBytes == 0 ? Held.ASK_AGAIN : Held.ERROR;
         }
         // The errors stale-if-error covers (RFC 5861 §4).
         boolean error = code == 500 || code == 502 || code == 503 || code == 504;
@@ -274,6 +291,10 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     /** A revalidation ended with the origin's head held back: the browser gets the stored copy, or a 502. */
     private void serveStored(int originStatus) {
         String prefix = cacheStatus;
+        if (held == Held.ASK_AGAIN) {
+            askAgain();
+            return;
+        }
         if (held == Held.NOT_MODIFIED) {
             Headers freshened = Validators.freshen(stored.headers(), notModified);
             // Just validated: its age starts again, unless the 304 came through a cache that says otherwise.
@@ -299,6 +320,28 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private void serveStale(String status) {
         serve(stored.status(), stored.reason(), stored.headers().with("Age", Long.toString(stored.age().getSeconds())),
                 stored.body(), status + "; detail=stale-if-error");
+    }
+
+    /**
+     * The origin's 304 spoke for no version the proxy or the browser holds: the request goes up once
+     * more without any condition (the browser's own ones too), so the browser gets the full current
+     * response. A 304 to that is answered as one about an unknown version (stale-if-error, or 502).
+     */
+    private void askAgain() {
+        unconditional = true;
+        ownValidators = false;
+        held = Held.NO;
+        HttpHeaders h = upstreamHead.headers();
+        h.remove(HttpHeaderNames.IF_NONE_MATCH);
+        h.remove(HttpHeaderNames.IF_MODIFIED_SINCE);
+        forward(outcome, cacheStatus, bypassed);
+        // The browser's request ended (and had no body) before the first answer: end this one the same way.
+        origin.body(LastHttpContent.EMPTY_LAST_CONTENT);
+    }
+
+    /** Now, by the clock the proxy was given (the cache's). */
+    private Instant now() {
+        return context.cache().clock().instant();
     }
 
     private void forward(Outcome outcome, String cacheStatus, boolean bypassed) {

@@ -23,6 +23,12 @@ public final class OncePerWindow<K> {
         this.maxKeys = maxKeys;
     }
 
+    /** Whether {@code key} passed within the window that is open at {@code nowNanos} (so would not pass now). */
+    public boolean isOpen(K key, long nowNanos) {
+        Long close = closes.get(key);
+        return close != null && close - nowNanos > 0;
+    }
+
     /** Whether {@code key} may pass at {@code nowNanos}; if so its window opens now. */
     public boolean admit(K key, long nowNanos) {
         Long close = closes.get(key);

@@ -1,57 +1,84 @@
 package io.riptide.cachemanager.insert;
 
 import io.riptide.cachemanager.CacheManagerConfig;
+import io.riptide.cachemanager.hints.CountPerWindow;
 import io.riptide.cachemanager.hints.OncePerWindow;
 import io.riptide.core.hint.HintMessages.MissHint;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.http.Headers;
+import io.riptide.core.http.Variants;
 import io.riptide.core.runtime.Env;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
- * Turns miss and stale hints into gateway requests, one per URL per window: concurrent misses in a
- * stub cost one origin fetch, and a burst of stale reports one re-check. Re-checks keep coming for
- * an object that keeps going stale, and the gateway installs a monitor after a few of them, so its
- * updates are then pushed down the object's tree instead of pulled.
+ * Turns miss and stale hints into gateway requests, one per URL and variant per window: concurrent
+ * misses in a stub cost one origin fetch, and a burst of stale reports one re-check. Re-checks keep
+ * coming for an object that keeps going stale, and the gateway installs a monitor after a few of them,
+ * so its updates are then pushed down the object's tree instead of pulled.
+ *
+ * <p>Hints come from any overlay member, so only the allow-listed variant-selecting fields
+ * ({@link Variants#SELECTING_FIELDS}, normalised) count as a variant and go on to the gateway, and one
+ * URL gets at most {@link #MAX_VARIANTS_PER_URL} distinct variants fetched per window: varying
+ * Accept-Language from hint to hint buys no more origin fetches than that.
  */
 public final class InsertTrigger {
+    /** The most distinct variants of one URL asked for per window (per kind: misses, re-checks). */
+    public static final int MAX_VARIANTS_PER_URL = 8;
+
     private final Env env;
     private final GatewayRequests gateway;
     private final OncePerWindow<String> misses;
     private final OncePerWindow<String> stale;
+    private final CountPerWindow<String> missUrls;
+    private final CountPerWindow<String> staleUrls;
 
     public InsertTrigger(Env env, GatewayRequests gateway, CacheManagerConfig config) {
         this.env = env;
         this.gateway = gateway;
         this.misses = new OncePerWindow<>(config.missWindow(), config.maxTracked());
         this.stale = new OncePerWindow<>(config.staleWindow(), config.maxTracked());
+        this.missUrls = new CountPerWindow<>(config.missWindow(), MAX_VARIANTS_PER_URL, config.maxTracked());
+        this.staleUrls = new CountPerWindow<>(config.staleWindow(), MAX_VARIANTS_PER_URL, config.maxTracked());
     }
 
-    /** A miss: one insert per URL and variant-selecting headers per window. */
+    /** A miss: one insert per URL and variant per window, at most {@link #MAX_VARIANTS_PER_URL} variants. */
     public void onMiss(MissHint hint) {
-        if (misses.admit(variantOf(hint.url(), hint.requestHeaders()), env.nowNanos())) {
-            gateway.insert(hint.url(), hint.requestHeaders(), false);
+        Headers selecting = Variants.selectingFields(hint.requestHeaders(), Optional.empty());
+        if (admit(misses, missUrls, hint.url(), selecting)) {
+            gateway.insert(hint.url(), selecting, false);
         }
     }
 
-    /** A stale copy: one re-check per URL and variant-selecting headers per window. */
+    /** A stale copy: one re-check per URL and variant per window, at most {@link #MAX_VARIANTS_PER_URL} variants. */
     public void onStale(StaleHint hint) {
-        if (stale.admit(variantOf(hint.url(), hint.requestHeaders()), env.nowNanos())) {
-            gateway.insert(hint.url(), hint.requestHeaders(), true);
+        Headers selecting = Variants.selectingFields(hint.requestHeaders(), Optional.empty());
+        if (admit(stale, staleUrls, hint.url(), selecting)) {
+            gateway.insert(hint.url(), selecting, true);
         }
+    }
+
+    private boolean admit(OncePerWindow<String> variants, CountPerWindow<String> urls, String url, Headers selecting) {
+        long now = env.nowNanos();
+        String variant = variantOf(url, selecting);
+        // A variant already asked for costs nothing from the URL's budget.
+        if (variants.isOpen(variant, now) || !urls.admit(url, now)) {
+            return false;
+        }
+        return variants.admit(variant, now);
     }
 
     /**
      * The window's key: a gzip and an identity miss for one URL are different variants, each worth
-     * its own insert, while the same variant's burst is still one. Field order and name case do not
-     * tell variants apart, so they are folded away.
+     * its own insert, while the same variant's burst is still one. {@code selecting} is already
+     * normalised, and field order and name case are folded away.
      */
-    private static String variantOf(String url, Headers requestHeaders) {
+    private static String variantOf(String url, Headers selecting) {
         List<String> fields = new ArrayList<>();
-        for (Headers.Field f : requestHeaders.fields()) {
-            fields.add(f.name().toLowerCase(Locale.ROOT) + ":" + f.value().strip());
+        for (Headers.Field f : selecting.fields()) {
+            fields.add(f.name().toLowerCase(Locale.ROOT) + ":" + f.value());
         }
         fields.sort(null);
         return url + "\n" + String.join("\n", fields);

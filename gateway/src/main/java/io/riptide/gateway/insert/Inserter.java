@@ -44,6 +44,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -144,7 +145,7 @@ public final class Inserter {
             answer(waiter, local, new InsertResult(rawUrl, Id.ZERO, 0, Outcome.REJECTED, "not a URL this gateway fetches: " + e.getMessage()));
             return;
         }
-        Headers headers = withoutCredentials(requestHeaders);
+        Headers headers = selectingOnly(requestHeaders);
         Id key = jobKey(url, headers);
         Job job = jobs.get(key);
         if (job == null) {
@@ -181,9 +182,13 @@ public final class Inserter {
         }
     }
 
-    /** Cookies and credentials never reach an origin through the shared cache. */
-    private static Headers withoutCredentials(Headers headers) {
-        return headers.without("Cookie").without("Authorization").without("Proxy-Authorization");
+    /**
+     * Of a requester's fields, only the variant-selecting allow-list (normalised) reaches the origin:
+     * requesters are untrusted overlay members, so cookies, credentials, API keys and any other field
+     * that could personalise the shared copy are dropped, and equal variants share one job.
+     */
+    private static Headers selectingOnly(Headers headers) {
+        return Variants.selectingFields(headers, Optional.empty());
     }
 
     private void start(Job job) {

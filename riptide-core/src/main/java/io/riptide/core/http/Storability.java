@@ -1,5 +1,6 @@
 package io.riptide.core.http;
 
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -58,6 +59,12 @@ public final class Storability {
         }
         if (response.elements("Vary").stream().anyMatch(v -> v.equals("*"))) {
             return StorageDecision.refuse("response has Vary: * (it can never match a later request)");
+        }
+        List<String> unforwarded = Variants.unforwarded(Variants.varyFields(response));
+        if (!unforwarded.isEmpty()) {
+            return StorageDecision.refuse("response varies on " + String.join(", ", unforwarded)
+                    + ", which this shared cache never forwards (only " + String.join(", ", Variants.SELECTING_FIELDS)
+                    + " select variants), so it cannot store the variant a later request asks for");
         }
         Set<String> strip = new TreeSet<>(ConnectionFields.in(response));
         // A shared cache must not store the named fields but may store the rest (RFC 9111 §5.2.2.7).

@@ -64,10 +64,12 @@ public final class Validators {
 
     /**
      * Whether a 304 refers to {@code stored} (RFC 9111 §4.3.4): a strong entity tag must match strongly;
-     * a weak one weakly; else a Last-Modified must be equal. A 304 without validators is accepted: the
-     * cache asked about exactly this stored response.
+     * a weak one weakly; else a Last-Modified must name the same instant (compared as HTTP-dates, so
+     * the same date spelled in another form matches; values that are no HTTP-date must be equal as
+     * strings). A 304 without validators is accepted: the cache asked about exactly this stored
+     * response. {@code reference} is now, for two-digit years (see {@link HttpDates#parse}).
      */
-    public static boolean selects(Headers notModified, Headers stored) {
+    public static boolean selects(Headers notModified, Headers stored, Instant reference) {
         Optional<EntityTag> tag = etag(notModified);
         if (tag.isPresent()) {
             Optional<EntityTag> mine = etag(stored);
@@ -75,7 +77,13 @@ public final class Validators {
         }
         Optional<String> lm = notModified.first("Last-Modified");
         if (lm.isPresent()) {
-            return lm.equals(stored.first("Last-Modified"));
+            Optional<String> mine = stored.first("Last-Modified");
+            if (mine.isEmpty()) {
+                return false;
+            }
+            Optional<Instant> theirs = HttpDates.parse(lm.get(), reference);
+            Optional<Instant> ours = HttpDates.parse(mine.get(), reference);
+            return theirs.isPresent() && ours.isPresent() ? theirs.get().equals(ours.get()) : lm.get().strip().equals(mine.get().strip());
         }
         return true;
     }

@@ -10,18 +10,21 @@ import java.util.TreeSet;
 /** Vary handling (RFC 9111 §4.1): which stored variant answers which request. */
 public final class Variants {
     /**
-     * Fields whose list members are case-insensitive tokens or language tags, so their values are
-     * lower-cased (RFC 9110 §12.5.3, §12.5.4; RFC 5646 §2.1.1).
+     * Fields whose list members are case-insensitive media ranges, tokens or language tags, so their
+     * values are lower-cased (RFC 9110 §8.3.1, §12.5.1, §12.5.3, §12.5.4; RFC 5646 §2.1.1).
      */
-    private static final Set<String> CASE_INSENSITIVE = Set.of("accept-encoding", "accept-language", "accept-charset");
+    private static final Set<String> CASE_INSENSITIVE = Set.of("accept", "accept-encoding", "accept-language", "accept-charset");
 
     /**
-     * The request fields most responses vary on, passed on when a response's Vary is not known:
-     * enough to pick the variant browsers ask for, and nothing that identifies the user.
+     * The only request fields that select a variant in Riptide: hints carry them through untrusted
+     * overlay nodes and gateways fetch with them, so they must pick the variant browsers ask for and
+     * say nothing that identifies the user. A response that varies on any other field is not stored
+     * (see {@link #unforwarded}).
      */
-    public static final List<String> SAFE_SELECTING_FIELDS = List.of("accept", "accept-encoding", "accept-language");
-    /** Request fields a shared cache never passes on, whatever a response varies on. */
-    public static final Set<String> NEVER_FORWARDED = Set.of("cookie", "authorization", "proxy-authorization");
+    public static final List<String> SELECTING_FIELDS = List.of("accept", "accept-encoding", "accept-language");
+    /** How long a selecting field's normalised value may be; a longer one is not passed on. */
+    public static final int MAX_SELECTING_VALUE = 256;
+    private static final List<String> SELECTING_NAMES = List.of("Accept", "Accept-Encoding", "Accept-Language");
 
     private Variants() {}
 
@@ -66,23 +69,51 @@ public final class Variants {
 
     /**
      * The fields of {@code request} a shared cache may pass on so that its fetch selects the same
-     * variant: those {@code varyFields} names when the response's Vary is known, otherwise
-     * {@link #SAFE_SELECTING_FIELDS}. Credentials ({@link #NEVER_FORWARDED}) are never included, even
-     * when a response varies on them: that variant is then the anonymous one.
+     * variant: of {@link #SELECTING_FIELDS}, those {@code varyFields} names when the response's Vary is
+     * known, else all of them. Nothing else ever leaves (no credentials, no API keys, whatever a
+     * response varies on). Each is one field line, normalised: whitespace collapsed, lower-cased,
+     * members joined by ", "; a value longer than {@link #MAX_SELECTING_VALUE} is left out.
      */
     public static Headers selectingFields(Headers request, Optional<List<String>> varyFields) {
-        List<Headers.Field> kept = new ArrayList<>();
         Set<String> wanted = new TreeSet<>();
-        for (String name : varyFields.orElse(SAFE_SELECTING_FIELDS)) {
-            wanted.add(name.toLowerCase(Locale.ROOT));
+        for (String name : varyFields.orElse(SELECTING_FIELDS)) {
+            wanted.add(name.toLowerCase(Locale.ROOT).strip());
         }
-        wanted.removeAll(NEVER_FORWARDED);
-        for (Headers.Field f : request.fields()) {
-            if (wanted.contains(f.name().toLowerCase(Locale.ROOT))) {
-                kept.add(f);
+        List<Headers.Field> kept = new ArrayList<>();
+        for (int i = 0; i < SELECTING_FIELDS.size(); i++) {
+            String name = SELECTING_FIELDS.get(i);
+            if (!wanted.contains(name) || !request.contains(name)) {
+                continue;
+            }
+            List<String> members = new ArrayList<>();
+            for (String m : request.elements(name)) {
+                String v = m.replaceAll("\\s+", " ").strip().toLowerCase(Locale.ROOT);
+                if (!v.isEmpty()) {
+                    members.add(v);
+                }
+            }
+            String value = String.join(", ", members);
+            if (value.length() <= MAX_SELECTING_VALUE) {
+                kept.add(new Headers.Field(SELECTING_NAMES.get(i), value));
             }
         }
         return Headers.of(kept);
+    }
+
+    /**
+     * The fields (lower-case, sorted) {@code varyFields} names outside {@link #SELECTING_FIELDS}:
+     * a shared cache never passes those on, so it cannot fetch, and must not store, such a response's
+     * variants. Empty when every field is one of them; "*" is reported as is.
+     */
+    public static List<String> unforwarded(List<String> varyFields) {
+        Set<String> out = new TreeSet<>();
+        for (String f : varyFields) {
+            String name = f.toLowerCase(Locale.ROOT).strip();
+            if (!SELECTING_FIELDS.contains(name)) {
+                out.add(name);
+            }
+        }
+        return List.copyOf(out);
     }
 
     /**

@@ -71,6 +71,10 @@ class StorabilityTest {
             Set-Cookie refused by default      | GET  | ''                           | 200 | Cache-Control: max-age=60;; Set-Cookie: id=1   | false | response has Set-Cookie
             Vary star                          | GET  | ''                           | 200 | Cache-Control: max-age=60;; Vary: Accept, *    | false | Vary: *
             Vary on a field is fine            | GET  | ''                           | 200 | Cache-Control: max-age=60;; Vary: Accept       | true  | explicit freshness (max-age)
+            Vary on the selecting fields       | GET  | ''                           | 200 | Cache-Control: max-age=60;; Vary: accept-encoding, Accept-Language | true | explicit freshness (max-age)
+            Vary on an API key                 | GET  | X-Api-Key: user-token        | 200 | Cache-Control: max-age=60;; Vary: Accept-Encoding, X-Api-Key | false | response varies on x-api-key, which this shared cache never forwards
+            Vary on User-Agent                 | GET  | ''                           | 200 | Cache-Control: public, max-age=60;; Vary: User-Agent | false | varies on user-agent
+            Vary on Cookie                     | GET  | ''                           | 200 | Cache-Control: max-age=60;; Vary: Cookie       | false | varies on cookie
             """)
     void storability(String rule, String method, String request, int status, String response, boolean storable,
             String reasonContains) {

@@ -93,10 +93,16 @@ class ValidatorsTest {
             weak tag                             | ETag: W/"v1"                                 | ETag: "v1"                                    | true
             same Last-Modified                   | Last-Modified: Wed, 27 Dec 2023 00:00:00 GMT | Last-Modified: Wed, 27 Dec 2023 00:00:00 GMT  | true
             other Last-Modified                  | Last-Modified: Thu, 28 Dec 2023 00:00:00 GMT | Last-Modified: Wed, 27 Dec 2023 00:00:00 GMT  | false
+            same instant in RFC 850 form         | Last-Modified: Wednesday, 27-Dec-23 00:00:00 GMT | Last-Modified: Wed, 27 Dec 2023 00:00:00 GMT | true
+            same instant in asctime form         | Last-Modified: Wed Dec 27 00:00:00 2023      | Last-Modified: Wed, 27 Dec 2023 00:00:00 GMT  | true
+            same instant, name case differs      | Last-Modified: wed, 27 dec 2023 00:00:00 gmt | Last-Modified: Wed, 27 Dec 2023 00:00:00 GMT  | true
+            a second apart in another form       | Last-Modified: Wed Dec 27 00:00:01 2023      | Last-Modified: Wed, 27 Dec 2023 00:00:00 GMT  | false
+            Last-Modified, none stored           | Last-Modified: Wed, 27 Dec 2023 00:00:00 GMT | ETag: "v1"                                    | false
+            not a date: equal strings only       | Last-Modified: yesterday                     | Last-Modified: yesterday                      | true
             304 without validators               | Date: Mon, 01 Jan 2024 00:00:00 GMT          | ETag: "v1"                                    | true
             """)
     void selectsTheStoredResponseToFreshen(String rule, String notModified, String stored, boolean selects) {
-        assertEquals(selects, Validators.selects(headers(notModified), headers(stored)), rule);
+        assertEquals(selects, Validators.selects(headers(notModified), headers(stored), NOW), rule);
     }
 
     @Test

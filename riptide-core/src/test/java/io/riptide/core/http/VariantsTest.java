@@ -70,15 +70,30 @@ class VariantsTest {
     }
 
     @Test
-    void selectingFieldsAreThoseVaryNamesOrTheSafeListAndNeverCredentials() {
-        Headers request = Headers.of("Accept", "text/css", "Accept-Encoding", "gzip", "Accept-Language", "fr",
-                "User-Agent", "test", "Cookie", "session=secret", "Authorization", "Bearer x");
-        assertEquals(Headers.of("Accept-Encoding", "gzip"),
+    void selectingFieldsAreOnlyTheAllowListNormalisedWhateverVaryNames() {
+        Headers request = Headers.of("accept", "Text/CSS", "Accept-Encoding", "gzip,   BR", "Accept-Language", " fr ",
+                "User-Agent", "test", "X-Api-Key", "user-token", "Cookie", "session=secret", "Authorization", "Bearer x");
+        assertEquals(Headers.of("Accept-Encoding", "gzip, br"),
                 Variants.selectingFields(request, Optional.of(List.of("accept-encoding"))));
-        assertEquals(Headers.of("User-Agent", "test"), Variants.selectingFields(request,
-                Optional.of(List.of("User-Agent", "Cookie", "Authorization"))), "credentials never leave, even when varied on");
-        assertEquals(Headers.of("Accept", "text/css", "Accept-Encoding", "gzip", "Accept-Language", "fr"),
-                Variants.selectingFields(request, Optional.empty()), "Vary unknown: the safe allow-list");
+        assertEquals(Headers.EMPTY, Variants.selectingFields(request,
+                Optional.of(List.of("User-Agent", "X-Api-Key", "Cookie", "Authorization"))),
+                "no field outside the allow-list leaves, even when varied on");
+        assertEquals(Headers.of("Accept-Language", "fr"),
+                Variants.selectingFields(request, Optional.of(List.of("X-Api-Key", "Accept-Language"))));
+        assertEquals(Headers.of("Accept", "text/css", "Accept-Encoding", "gzip, br", "Accept-Language", "fr"),
+                Variants.selectingFields(request, Optional.empty()), "Vary unknown: the allow-list");
         assertEquals(Headers.EMPTY, Variants.selectingFields(request, Optional.of(List.of())), "no Vary: nothing selects");
+        Headers huge = Headers.of("Accept-Language", "en;q=0.9, ".repeat(40) + "fr", "Accept", "text/html");
+        assertEquals(Headers.of("Accept", "text/html"), Variants.selectingFields(huge, Optional.empty()),
+                "a value longer than " + Variants.MAX_SELECTING_VALUE + " characters is not passed on");
+        // The normalised fields select the same variant as the browser's own.
+        List<String> vary = List.of("accept", "accept-encoding", "accept-language");
+        assertEquals(Variants.key(vary, request), Variants.key(vary, Variants.selectingFields(request, Optional.empty())));
+    }
+
+    @Test
+    void unforwardedAreTheVaryFieldsOutsideTheAllowList() {
+        assertEquals(List.of(), Variants.unforwarded(List.of("accept-encoding", "Accept-Language", "accept")));
+        assertEquals(List.of("user-agent", "x-api-key"), Variants.unforwarded(List.of("X-Api-Key", "accept", "User-Agent")));
     }
 }
