@@ -212,13 +212,13 @@ public final class Browser implements AutoCloseable {
         Announcement a = parsed.get();
         Announcement moved;
         synchronized (found) {
-            if (txt.containsKey("host") && !txt.get("host").equals(a.overlay().host())) {
-                hostsIgnored++;
-            }
             Announcement before = found.get(name);
             if (a.equals(before)) {
                 pending.remove(name);
                 return;
+            }
+            if (txt.containsKey("host") && !txt.get("host").equals(a.overlay().host())) {
+                hostsIgnored++; // counted once per announcement, not at every listing
             }
             String host = a.overlay().host();
             long sameSource = found.entrySet().stream()
