@@ -2,6 +2,7 @@ package io.riptide.proxy;
 
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.client.ClientAddress;
 import io.riptide.dolr.discovery.Announcement;
 import io.riptide.dolr.discovery.Browser;
 import io.riptide.dolr.discovery.MdnsInterface;
@@ -12,7 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -55,14 +56,32 @@ public final class DiscoveryOptions implements AutoCloseable {
                 + "ignored and --provider decides).")
     private boolean trustAnnounced;
 
+    /** At most this many announcements are remembered as printed; more are not printed, only counted. */
+    static final int MAX_TOLD = Browser.MAX_FOUND;
+
     private Browser browser;
-    private volatile RiptideProxy feeding;
-    /** Announcements already printed: each is printed once, whether found at the start, in between, or later. */
-    private final Set<Announcement> told = ConcurrentHashMap.newKeySet();
+    /** Where announced nodes go, once {@link #feed} is called. */
+    private volatile Seeds feeding;
+    /**
+     * Announcements already printed: each is printed once, whether found at the start, in between, or
+     * later, and forgotten when withdrawn; at most {@link #MAX_TOLD}.
+     */
+    private final Set<Announcement> told = new LinkedHashSet<>();
+    private long untold;
     private PrintWriter out;
 
-    /** The seeds and the provider to start the proxy with. */
-    public record Found(List<NodeAddress> seeds, PublicKey provider) {
+    /**
+     * The seeds and the provider to start the proxy with.
+     *
+     * @param seeds    every seed, announced first: what the proxy reads through at the start
+     * @param provider the provider to trust; null for none
+     * @param fixed    the seeds not announced ({@code --seed}, or else the built-in list): kept for good,
+     *                 while announced ones come through {@link #feed} and go when withdrawn
+     */
+    public record Found(List<NodeAddress> seeds, PublicKey provider, List<NodeAddress> fixed) {
+        public Found(List<NodeAddress> seeds, PublicKey provider) {
+            this(seeds, provider, seeds);
+        }
     }
 
     /** Whether the proxy looks for announced nodes: asked for, or implied by {@code --mdns-interface}. */
@@ -94,7 +113,7 @@ public final class DiscoveryOptions implements AutoCloseable {
                 throw new ParameterException(spec.commandLine(), "--discover: " + e.getMessage());
             }
             long deadline = System.nanoTime() + WAIT.toNanos();
-            browser = Browser.start(where, this::announced);
+            browser = Browser.start(where, this::announced, this::withdrawn);
             if (browser.awaitFirst(WAIT)) {
                 Thread.sleep(GATHER.toMillis());
                 // A provider to trust may come from a cache manager or gateway answering later than a plain node.
@@ -103,7 +122,7 @@ public final class DiscoveryOptions implements AutoCloseable {
                     Thread.sleep(50);
                 }
                 announced = browser.found();
-                told.addAll(announced);
+                announced.forEach(this::tell);
                 say("found on the local network (" + where + "): " + String.join(", ", announced.stream().map(Object::toString).toList()));
             } else {
                 say("nothing announced on the local network (" + where + ") within " + WAIT.toSeconds() + "s; still listening");
@@ -112,15 +131,17 @@ public final class DiscoveryOptions implements AutoCloseable {
         Set<NodeAddress> seeds = new LinkedHashSet<>();
         announced.forEach(a -> seeds.add(a.overlay()));
         seeds.addAll(configured);
+        List<NodeAddress> fixed = new ArrayList<>(configured);
         if (seeds.isEmpty()) {
-            seeds.addAll(BuiltInSeeds.load());
+            fixed.addAll(BuiltInSeeds.load());
+            seeds.addAll(fixed);
         }
         PublicKey trusted = provider != null ? provider : trustAnnounced ? announcedProvider(announced) : null;
         if (provider == null && !trustAnnounced && announced.stream().anyMatch(a -> a.provider() != null)) {
             say("announced providers are not trusted without --provider KEY or --trust-announced-provider: "
                     + "every request goes to the origin");
         }
-        return new Found(new ArrayList<>(seeds), trusted);
+        return new Found(new ArrayList<>(seeds), trusted, fixed);
     }
 
     private PublicKey announcedProvider(List<Announcement> announced) {
@@ -134,21 +155,84 @@ public final class DiscoveryOptions implements AutoCloseable {
         return null;
     }
 
-    /** From now on, nodes announced are added to {@code proxy}'s seeds (those found so far too). */
+    /**
+     * The address the proxy's overlay client listens on and advertises: while listening, the mDNS
+     * interface's (nodes found there later answer there); otherwise the address {@code seeds} see.
+     */
+    public NodeAddress clientAddress(List<NodeAddress> seeds) {
+        return ClientAddress.choose(browser == null ? null : browser.where().address(), seeds);
+    }
+
+    /**
+     * From now on, nodes announced are added to {@code proxy}'s discovered seeds (those found so far
+     * too), and dropped from them when withdrawn or expired.
+     */
     public void feed(RiptideProxy proxy) {
         if (browser != null) {
-            feeding = proxy; // first: whatever is found after the list below is read comes through announced()
-            browser.found().forEach(this::announced);
+            feed(new Seeds(proxy::addDiscoveredSeed, proxy::removeDiscoveredSeed), browser);
         }
     }
 
-    private void announced(Announcement a) {
-        RiptideProxy proxy = feeding;
-        if (proxy != null) {
-            proxy.addSeeds(List.of(a.overlay()));
-            if (told.add(a)) {
-                say("found on the local network: " + a);
+    /** Where announced seeds go, and withdrawn ones leave; tests give their own. */
+    record Seeds(Consumer<NodeAddress> found, Consumer<NodeAddress> lost) {
+    }
+
+    void feed(Seeds seeds, Browser from) {
+        feeding = seeds; // first: whatever is found after the list below is read comes through announced()
+        if (from != null) {
+            from.found().forEach(this::announced);
+        }
+    }
+
+    void announced(Announcement a) {
+        Seeds seeds = feeding;
+        if (seeds != null) {
+            seeds.found().accept(a.overlay());
+            tell(a);
+        }
+    }
+
+    void withdrawn(Announcement a) {
+        Seeds seeds = feeding;
+        if (seeds != null) {
+            seeds.lost().accept(a.overlay());
+        }
+        boolean wasTold;
+        synchronized (told) {
+            wasTold = told.remove(a);
+        }
+        if (wasTold) {
+            say("withdrawn from the local network: " + a);
+        }
+    }
+
+    private void tell(Announcement a) {
+        boolean now;
+        boolean full = false;
+        synchronized (told) {
+            now = told.size() < MAX_TOLD && told.add(a);
+            if (!now && !told.contains(a)) {
+                full = untold++ == 0;
             }
+        }
+        if (now) {
+            say("found on the local network: " + a);
+        } else if (full) {
+            say("more than " + MAX_TOLD + " nodes announced on the local network: the rest are not printed");
+        }
+    }
+
+    /** How many announcements are remembered as printed; at most {@link #MAX_TOLD}. */
+    int told() {
+        synchronized (told) {
+            return told.size();
+        }
+    }
+
+    /** Announcements not printed because {@link #MAX_TOLD} were already. */
+    long untold() {
+        synchronized (told) {
+            return untold;
         }
     }
 

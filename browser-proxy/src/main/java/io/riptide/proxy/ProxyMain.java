@@ -132,7 +132,11 @@ public final class ProxyMain implements Callable<Integer> {
         cacheConfig = new OverlayCacheConfig(ttl, cacheConfig.slowHit(), cacheConfig.hintInterval(), cacheConfig.maxBodyBytes(),
                 cacheConfig.verifyQueue(), readDeadline);
         ProxyConfig config = proxyConfig();
-        RiptideProxy proxy = RiptideProxy.start(config, seedAddresses, trusted, cacheConfig, discovery.listening());
+        // While listening, announced seeds come through feed() (and go when withdrawn), and the client
+        // listens on the mDNS interface, where nodes found later will answer it.
+        RiptideProxy proxy = discovery.listening()
+                ? RiptideProxy.start(config, found.fixed(), trusted, cacheConfig, true, discovery.clientAddress(found.fixed()))
+                : RiptideProxy.start(config, seedAddresses, trusted, cacheConfig, false);
         discovery.feed(proxy);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -150,6 +154,10 @@ public final class ProxyMain implements Callable<Integer> {
             say(out, "serving clients in " + clients + " only: other machines get 403 until their networks are added with --allow-from");
         } else if (!allowFrom.isEmpty()) {
             say(out, "serving clients in " + clients);
+        }
+        if (discovery.listening()) {
+            proxy.clientAddress().ifPresent(c -> say(out, "overlay client listening on " + c
+                    + " (on the mDNS interface, where nodes found later answer it)"));
         }
         if (!proxy.hasOverlay()) {
             say(out, "no overlay behind it: every request goes to the origin");

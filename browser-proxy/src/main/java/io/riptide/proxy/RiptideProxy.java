@@ -3,6 +3,7 @@ package io.riptide.proxy;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.client.ClientAddress;
 import io.riptide.dolr.client.OverlayClient;
 import io.riptide.proxy.cache.CacheLookup;
 import io.riptide.proxy.cache.OverlayCacheConfig;
@@ -11,6 +12,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The browser proxy as a user runs it: the HTTP front, and behind it the overlay read through the
@@ -51,6 +53,15 @@ public final class RiptideProxy implements AutoCloseable {
         return start(config, seeds, providers, cacheConfig, moreSeedsLater, Clock.systemUTC());
     }
 
+    /**
+     * As above; the overlay client listens on and advertises {@code listen} (port 0 for a free one),
+     * or, when it is null, the address its seeds see it from ({@link ClientAddress#toward}).
+     */
+    public static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers,
+                                     OverlayCacheConfig cacheConfig, boolean moreSeedsLater, NodeAddress listen) {
+        return start(config, seeds, providers, cacheConfig, moreSeedsLater, listen, Clock.systemUTC());
+    }
+
     /** As above, judging freshness by {@code clock} (tests move it to make copies stale). */
     static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers, OverlayCacheConfig cacheConfig,
                               Clock clock) {
@@ -59,10 +70,16 @@ public final class RiptideProxy implements AutoCloseable {
 
     private static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers,
                                       OverlayCacheConfig cacheConfig, boolean moreSeedsLater, Clock clock) {
+        return start(config, seeds, providers, cacheConfig, moreSeedsLater, null, clock);
+    }
+
+    private static RiptideProxy start(ProxyConfig config, List<NodeAddress> seeds, List<PublicKey> providers,
+                                      OverlayCacheConfig cacheConfig, boolean moreSeedsLater, NodeAddress listen, Clock clock) {
         if ((seeds.isEmpty() && !moreSeedsLater) || providers.isEmpty() || config.passThrough()) {
             return new RiptideProxy(null, null, ProxyServer.start(config, CacheLookup.NONE));
         }
-        OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds, cacheConfig.readDeadline());
+        OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()),
+                listen != null ? listen : ClientAddress.toward(seeds), seeds, cacheConfig.readDeadline());
         OverlayCacheLookup cache = new OverlayCacheLookup(client, providers, cacheConfig, clock);
         try {
             ProxyServer server = ProxyServer.start(config.toBuilder().accessNodes(cache::accessNodes).build(), cache);
@@ -83,6 +100,25 @@ public final class RiptideProxy implements AutoCloseable {
         if (client != null) {
             client.addSeeds(more);
         }
+    }
+
+    /** Adds a seed found on the local network; ignored without an overlay behind the proxy. */
+    public void addDiscoveredSeed(NodeAddress seed) {
+        if (client != null) {
+            client.addDiscoveredSeed(seed);
+        }
+    }
+
+    /** Drops a seed found on the local network whose service was withdrawn or expired. */
+    public void removeDiscoveredSeed(NodeAddress seed) {
+        if (client != null) {
+            client.removeDiscoveredSeed(seed);
+        }
+    }
+
+    /** Where the overlay client listens and what it advertises; empty without an overlay. */
+    public Optional<NodeAddress> clientAddress() {
+        return client == null ? Optional.empty() : Optional.of(client.address());
     }
 
     /** Whether an overlay is behind the proxy. */

@@ -43,8 +43,20 @@ final class NetworkNamespace implements AutoCloseable {
 
     /** A new namespace whose {@code lo} is up and routes 224.0.0.0/4 (multicast, mDNS's 224.0.0.251 among it). */
     static NetworkNamespace start(Path dir) throws IOException, InterruptedException {
+        return start(dir, List.of());
+    }
+
+    /** As above, with {@code extra} IPv4 addresses on {@code lo} too (each a /32), besides 127.0.0.1. */
+    static NetworkNamespace start(Path dir, List<String> extra) throws IOException, InterruptedException {
         Path out = dir.resolve("netns.out");
-        String setup = "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo"
+        StringBuilder addresses = new StringBuilder();
+        for (String a : extra) {
+            if (!a.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
+                throw new IllegalArgumentException("not an IPv4 address: " + a);
+            }
+            addresses.append(" && ip addr add ").append(a).append("/32 dev lo");
+        }
+        String setup = "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo" + addresses
                 + " && ip -o link show && echo ready && exec sleep " + HOLD_SECONDS;
         // unshare and sh exec, so the holder's PID is the process inside the namespace.
         Process p = new ProcessBuilder("unshare", "--net", "--", "sh", "-c", setup).redirectErrorStream(true)

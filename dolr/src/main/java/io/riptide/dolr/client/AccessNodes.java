@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.HashSet;
@@ -37,9 +38,15 @@ public final class AccessNodes implements MessageHandler {
     public record Access(NodeHandle node, long rttNanos) {
     }
 
+    /** At most this many discovered seeds are kept: announcements are unauthenticated, and every seed is pinged each period. */
+    public static final int MAX_DISCOVERED = 64;
+
     private final Env env;
-    /** Configured seeds first, then any added later (nodes found on the local network, say); in use order. */
+    /** Configured seeds first, then any added later with {@link #addSeed}; kept for good. */
     private final List<NodeAddress> seeds;
+    /** Seeds found on the local network, apart from the configured ones: bounded, and dropped when withdrawn. */
+    private final Set<NodeAddress> discovered = new LinkedHashSet<>();
+    private long discoveredRefused;
     private final int keep;
     private final Duration probeEvery;
     private final Duration deadline;
@@ -79,17 +86,56 @@ public final class AccessNodes implements MessageHandler {
     public void addSeed(NodeAddress seed) {
         if (!seeds.contains(seed)) {
             seeds.add(seed);
+            discovered.remove(seed);
             ping(seed);
         }
     }
 
-    /** The seeds measured each period, in the order they were given. */
+    /**
+     * Adds a seed found on the local network and measures it at once; from then on it is measured
+     * every period until {@link #removeDiscovered} drops it. Ignored if already a seed; refused (and
+     * counted) when {@link #MAX_DISCOVERED} are already kept. True if it was added.
+     */
+    public boolean addDiscovered(NodeAddress seed) {
+        if (seeds.contains(seed) || discovered.contains(seed)) {
+            return false;
+        }
+        if (discovered.size() >= MAX_DISCOVERED) {
+            discoveredRefused++;
+            return false;
+        }
+        discovered.add(seed);
+        ping(seed);
+        return true;
+    }
+
+    /**
+     * Drops a seed found on the local network, its service withdrawn or expired: it is no longer
+     * measured. A configured seed is never dropped. True if it was a discovered seed.
+     */
+    public boolean removeDiscovered(NodeAddress seed) {
+        return discovered.remove(seed);
+    }
+
+    /** The seeds measured each period: configured (and {@link #addSeed added}), then discovered. */
     public List<NodeAddress> seeds() {
-        return List.copyOf(seeds);
+        List<NodeAddress> all = new ArrayList<>(seeds);
+        all.addAll(discovered);
+        return List.copyOf(all);
+    }
+
+    /** The seeds found on the local network and not withdrawn, in the order found. */
+    public List<NodeAddress> discovered() {
+        return List.copyOf(discovered);
+    }
+
+    /** Discovered seeds refused so far because {@link #MAX_DISCOVERED} were already kept. */
+    public long discoveredRefused() {
+        return discoveredRefused;
     }
 
     private void refresh() {
-        for (NodeAddress seed : seeds) {
+        for (NodeAddress seed : seeds()) {
             ping(seed);
         }
         for (Access a : active()) {

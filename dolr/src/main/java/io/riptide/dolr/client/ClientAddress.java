@@ -34,6 +34,15 @@ public final class ClientAddress {
         return new NodeAddress(LOOPBACK, 0);
     }
 
+    /**
+     * The address to listen on and advertise: with discovery on ({@code discoveryInterface} not null),
+     * the address of the interface nodes are discovered on, since they are found there only later and
+     * answer wherever the client said it was; otherwise {@link #toward} the seeds.
+     */
+    public static NodeAddress choose(InetAddress discoveryInterface, List<NodeAddress> seeds) {
+        return discoveryInterface != null ? new NodeAddress(discoveryInterface.getHostAddress(), 0) : toward(seeds);
+    }
+
     private static String sourceAddressToward(NodeAddress seed) {
         try (DatagramSocket probe = new DatagramSocket()) {
             InetSocketAddress target = new InetSocketAddress(seed.host(), seed.port());

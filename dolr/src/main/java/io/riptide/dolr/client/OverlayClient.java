@@ -58,15 +58,45 @@ public final class OverlayClient implements AutoCloseable {
         return new OverlayClient(key, ClientAddress.toward(seeds), seeds, new NioEventLoopGroup(1), true, readDeadline);
     }
 
+    /**
+     * A client with its own event loop that listens on and advertises {@code listen} (port 0 for a
+     * free one), such as an address on the interface where its seeds are discovered.
+     */
+    public static OverlayClient start(SigningKey key, NodeAddress listen, List<NodeAddress> seeds, Duration readDeadline) {
+        return new OverlayClient(key, listen, seeds, new NioEventLoopGroup(1), true, readDeadline);
+    }
+
     /** A client on one loop of {@code shared}, which the caller owns. */
     public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Duration readDeadline, EventLoopGroup shared) {
         return new OverlayClient(key, ClientAddress.toward(seeds), seeds, shared, false, readDeadline);
     }
 
-    /** Adds seeds after the start (nodes found on the local network, say); each is measured at once. */
+    /** Adds seeds after the start, kept for good; each is measured at once. */
     public void addSeeds(List<NodeAddress> more) {
         List<NodeAddress> copy = List.copyOf(more);
         loop.execute(() -> copy.forEach(access::addSeed));
+    }
+
+    /** Adds a seed found on the local network (bounded, see {@link AccessNodes#addDiscovered}); measured at once. */
+    public void addDiscoveredSeed(NodeAddress seed) {
+        loop.execute(() -> access.addDiscovered(seed));
+    }
+
+    /** Drops a seed found on the local network whose service was withdrawn or expired. */
+    public void removeDiscoveredSeed(NodeAddress seed) {
+        loop.execute(() -> access.removeDiscovered(seed));
+    }
+
+    /** The seeds found on the local network and still kept. */
+    public CompletableFuture<List<NodeAddress>> discoveredSeeds() {
+        CompletableFuture<List<NodeAddress>> f = new CompletableFuture<>();
+        loop.execute(() -> f.complete(access.discovered()));
+        return f;
+    }
+
+    /** Where this client listens, the address it advertises: nodes send their answers here. */
+    public NodeAddress address() {
+        return transport.self().address();
     }
 
     /** Reads the nearest replica of {@code guid}; completes on the client's loop. */

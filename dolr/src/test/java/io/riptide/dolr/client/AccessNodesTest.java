@@ -84,4 +84,51 @@ class AccessNodesTest {
         OverlayFixture.run(overlay, Duration.ofSeconds(6));
         assertEquals(3, client[0].active().size(), "the added seed was measured and the nodes around it found");
     }
+
+    @Test
+    void discoveredSeedsAreBoundedKeptApartFromConfiguredOnesAndDroppedWhenWithdrawn() {
+        SimulatedOverlay overlay = OverlayFixture.settled(23, 40, 4);
+        AccessNodes[] client = new AccessNodes[1];
+        NodeAddress configured = NodeAddress.simulated(1);
+        overlay.network().start(Id.hash("a client on a flooded LAN"), 42, env -> {
+            client[0] = new AccessNodes(env, List.of(configured), 3, Duration.ofSeconds(5), Duration.ofSeconds(2));
+            return client[0];
+        });
+        client[0].start();
+        // Someone on the LAN announces ten thousand instances pointing anywhere: only the cap is kept and pinged.
+        List<NodeAddress> flood = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            NodeAddress fake = new NodeAddress("10.9." + (i / 250) + "." + (i % 250 + 1), 7101);
+            flood.add(fake);
+            client[0].addDiscovered(fake);
+        }
+        assertEquals(AccessNodes.MAX_DISCOVERED, client[0].discovered().size());
+        assertEquals(flood.subList(0, AccessNodes.MAX_DISCOVERED), client[0].discovered());
+        assertEquals(10_000 - AccessNodes.MAX_DISCOVERED, client[0].discoveredRefused());
+        assertEquals(configured, client[0].seeds().get(0), "configured seeds apart, and first");
+        assertEquals(1 + AccessNodes.MAX_DISCOVERED, client[0].seeds().size());
+        long dropped = overlay.network().messagesDropped();
+        OverlayFixture.run(overlay, Duration.ofSeconds(5));
+        assertEquals(AccessNodes.MAX_DISCOVERED, overlay.network().messagesDropped() - dropped,
+                "one period pings each kept seed once (unreachable here), no more");
+
+        // Their services expire: each is dropped, and no longer pinged; the configured seed stays.
+        flood.forEach(client[0]::removeDiscovered);
+        assertFalse(client[0].removeDiscovered(configured), "a configured seed is never dropped");
+        assertEquals(List.of(configured), client[0].seeds());
+        dropped = overlay.network().messagesDropped();
+        OverlayFixture.run(overlay, Duration.ofSeconds(10));
+        assertEquals(0, overlay.network().messagesDropped() - dropped, "withdrawn seeds are not pinged again");
+
+        // A real node found later is used, and let go of as a seed when it withdraws.
+        assertTrue(client[0].addDiscovered(NodeAddress.simulated(5)));
+        assertTrue(client[0].removeDiscovered(NodeAddress.simulated(5)));
+        assertTrue(client[0].addDiscovered(NodeAddress.simulated(5)), "room again once the flood is gone");
+        assertEquals(List.of(configured, NodeAddress.simulated(5)), client[0].seeds());
+        assertFalse(client[0].addDiscovered(configured), "a configured seed is not also a discovered one");
+        OverlayFixture.run(overlay, Duration.ofSeconds(6));
+        assertEquals(3, client[0].active().size());
+        assertTrue(client[0].removeDiscovered(NodeAddress.simulated(5)));
+        assertEquals(List.of(configured), client[0].seeds());
+    }
 }

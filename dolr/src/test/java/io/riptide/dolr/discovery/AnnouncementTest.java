@@ -10,6 +10,7 @@ import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.discovery.Announcement.Role;
 import java.security.SecureRandom;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class AnnouncementTest {
         assertEquals("7102", txt.get("port"));
         assertEquals(provider.publicKey().toString(), txt.get("provider"));
         assertTrue(txt.values().stream().allMatch(v -> v.length() < 256), "every TXT string fits DNS's 255 bytes");
-        assertEquals(manager, Announcement.fromTxt(txt, "192.0.2.1").orElseThrow());
+        assertEquals(manager, Announcement.fromTxt(txt, "10.0.0.7").orElseThrow());
         assertTrue(manager.instanceName().startsWith("riptide cache-manager "), manager.instanceName());
     }
 
@@ -38,6 +39,22 @@ class AnnouncementTest {
         assertFalse(txt.containsKey("provider"));
         txt.remove("host");
         assertEquals(new NodeAddress("10.0.0.9", 7101), Announcement.fromTxt(txt, "10.0.0.9").orElseThrow().overlay());
+    }
+
+    @Test
+    void anAnnouncedHostIsTakenOnlyIfTheRecordCameFromIt() {
+        Map<String, String> txt = manager.toTxt(); // host 10.0.0.7
+        assertEquals(new NodeAddress("192.0.2.1", 7102), Announcement.fromTxt(txt, "192.0.2.1").orElseThrow().overlay(),
+                "a host other than the source is ignored: the source stands in for it");
+        assertEquals(new NodeAddress("10.0.0.7", 7102), Announcement.read(txt, List.of("192.0.2.1", "10.0.0.7")).orElseThrow()
+                .overlay(), "one of several sources");
+        Map<String, String> named = with("host", "victim.example.com");
+        assertEquals(new NodeAddress("10.0.0.9", 7102), Announcement.fromTxt(named, "10.0.0.9").orElseThrow().overlay(),
+                "a name is never taken, nor looked up");
+        Map<String, String> v6 = with("host", "fe80:0:0:0:0:0:0:1");
+        assertEquals(new NodeAddress("fe80:0:0:0:0:0:0:1", 7102), Announcement.fromTxt(v6, "fe80::1%eth0").orElseThrow().overlay(),
+                "the same IPv6 address, written another way");
+        assertTrue(Announcement.read(txt, List.of()).isEmpty(), "no source: nothing to check the host against");
     }
 
     @Test
