@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A short push-caching run (2 and 24 users): the contract of its result, and the shape of Figs.
  * 23–24. With push the p95 stays flat; without push (no caching) every request crosses the origin
  * link, so once it saturates latency grows with the users and throughput sticks at the link's rate.
+ * Runs with the default network model: overlay messages between stubs queue on the stub uplinks.
  */
 class PushCachingScenarioTest {
     private static final Map<String, String> OPTIONS = Map.of("nodes", "120", "hosts-per-stub", "40", "clients", "2,24",
@@ -66,6 +67,7 @@ class PushCachingScenarioTest {
             }
         }
         assertTrue(json.has("target_met"));
+        assertTrue(json.get("links").asBoolean(), "link queueing is on by default");
     }
 
     @Test
