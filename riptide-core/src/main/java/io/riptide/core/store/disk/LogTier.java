@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -580,6 +581,163 @@ final class LogTier implements DiskTier {
         }
         stats.diskHits.increment();
         return RecordFormat.value(buf, 0);
+    }
+
+    /**
+     * Visits every record the index holds, once each, with its current value: those still in a write
+     * buffer from a copy taken under the lock, the rest read from the log on the read stage in offset
+     * order (sequential reads of up to 1 MiB). Each record is verified as a read
+     * verifies it (magic, generation, CRC, and a key that maps to the entry's set and tag); one that
+     * does not is skipped and counted as a refused read. The index is snapshotted when the scan
+     * starts: records put or removed during a scan may or may not be seen (a key put again since the
+     * snapshot is skipped, never visited with its old value), and a record the log overwrites before
+     * the scan reaches it is skipped. The
+     * visitor runs on a read-stage thread, one call at a time. Completes exceptionally if the tier is
+     * closed, the read stage refuses the scan, a read fails, or the visitor throws.
+     */
+    @Override
+    public CompletableFuture<Void> scan(BiConsumer<Id, byte[]> visitor) {
+        List<Id> bufferedKeys = new ArrayList<>();
+        List<byte[]> bufferedValues = new ArrayList<>();
+        long[] onDisk; // the offsets of the entries whose records are on disk
+        int[] entry;
+        long[] generation;
+        int n = 0;
+        synchronized (this) {
+            if (closed || closing) {
+                return CompletableFuture.failedFuture(new IllegalStateException("disk tier " + config.file() + " is closed"));
+            }
+            onDisk = new long[(int) Math.min(records, tags.length)];
+            entry = new int[onDisk.length];
+            generation = new long[onDisk.length];
+            for (int i = 0; i < tags.length; i++) {
+                if (tags[i] == 0 || !valid(i)) {
+                    continue;
+                }
+                long pos = offset(i);
+                long l = lapOf(i);
+                long g = RecordFormat.generation(epoch, l);
+                Segment s = pending(l, pos);
+                if (s != null) {
+                    int o = (int) (pos - s.start);
+                    RecordFormat.Check c = RecordFormat.check(s.bytes, o, s.fill - o, RecordFormat.RECORD, g, null);
+                    Id key = c == RecordFormat.Check.OK ? RecordFormat.keyAt(s.bytes, o) : null;
+                    if (key != null && !owns(i, key)) {
+                        c = RecordFormat.Check.OTHER_KEY;
+                    }
+                    if (c != RecordFormat.Check.OK) {
+                        stats.refusal(c);
+                        continue;
+                    }
+                    stats.bufferHits.increment();
+                    bufferedKeys.add(key);
+                    bufferedValues.add(RecordFormat.value(s.bytes, o));
+                    continue;
+                }
+                if (n == onDisk.length) {
+                    onDisk = java.util.Arrays.copyOf(onDisk, n * 2 + 8);
+                    entry = java.util.Arrays.copyOf(entry, onDisk.length);
+                    generation = java.util.Arrays.copyOf(generation, onDisk.length);
+                }
+                onDisk[n] = pos;
+                entry[n] = i;
+                generation[n] = g;
+                n++;
+            }
+        }
+        int count = n;
+        long[] positions = onDisk;
+        int[] entries = entry;
+        long[] generations = generation;
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        boolean queued = reads.submit(() -> {
+            for (int k = 0; k < bufferedKeys.size(); k++) {
+                visitor.accept(bufferedKeys.get(k), bufferedValues.get(k));
+            }
+            scanLog(positions, entries, generations, count, visitor);
+            return null;
+        }, (v, e) -> {
+            if (e != null) {
+                done.completeExceptionally(e);
+            } else {
+                done.complete(null);
+            }
+        }, Runnable::run);
+        if (!queued) {
+            stats.refused.increment();
+            done.completeExceptionally(new IllegalStateException("disk tier " + config.file() + ": the read stage refused the scan"));
+        }
+        return done;
+    }
+
+    private static final int SCAN_WINDOW = 1 << 20;
+
+    /** Whether {@code key} belongs at entry {@code i}: its set and tag (callers hold the lock or a snapshot). */
+    private boolean owns(int i, Id key) {
+        return base(key) == i - i % IdBits.WAYS && IdBits.tag(key) == (tags[i] & 0xff);
+    }
+
+    /** On the read stage: reads and verifies the records at {@code positions}, in offset order. */
+    private void scanLog(long[] positions, int[] entries, long[] generations, int count, BiConsumer<Id, byte[]> visitor)
+            throws IOException {
+        Integer[] order = new Integer[count];
+        for (int k = 0; k < count; k++) {
+            order[k] = k;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Long.compare(positions[a], positions[b]));
+        byte[] window = new byte[(int) Math.min(fileBytes, Math.max(SCAN_WINDOW, config.bufferBytes() + RecordFormat.HEADER))];
+        long windowStart = -1;
+        int windowLength = 0;
+        for (int r = 0; r < count; r++) {
+            int k = order[r];
+            long pos = positions[k];
+            if (windowStart < 0 || pos + RecordFormat.HEADER > windowStart + windowLength) {
+                windowStart = pos;
+                windowLength = readWindow(window, pos, RecordFormat.HEADER, positions, order, r);
+            }
+            int o = (int) (pos - windowStart);
+            int length = RecordFormat.lengthAt(window, o);
+            if (length >= 0 && length <= fileBytes - pos - RecordFormat.HEADER && o + RecordFormat.HEADER + length > windowLength) {
+                windowStart = pos;
+                windowLength = readWindow(window, pos, RecordFormat.HEADER + length, positions, order, r);
+                o = 0;
+            }
+            RecordFormat.Check c = RecordFormat.check(window, o, windowLength - o, RecordFormat.RECORD, generations[k], null);
+            Id key = null;
+            if (c == RecordFormat.Check.OK) {
+                key = RecordFormat.keyAt(window, o);
+                synchronized (this) {
+                    int i = entries[k];
+                    if (!owns(i, key)) {
+                        c = RecordFormat.Check.OTHER_KEY;
+                    } else if (!valid(i) || offset(i) != pos || RecordFormat.generation(epoch, lapOf(i)) != generations[k]) {
+                        continue; // put again or dropped since the snapshot: not this record any more
+                    }
+                }
+            }
+            if (c != RecordFormat.Check.OK) {
+                stats.refusal(c);
+                continue;
+            }
+            stats.diskHits.increment();
+            visitor.accept(key, RecordFormat.value(window, o));
+        }
+    }
+
+    /**
+     * Reads the log from {@code pos} (the record of {@code order[r]}) into {@code window}: as far as the
+     * later records that fit in one window need (each at least {@code readBytes}), at most the window.
+     */
+    private int readWindow(byte[] window, long pos, int need, long[] positions, Integer[] order, int r) throws IOException {
+        long limit = Math.min(fileBytes, pos + window.length);
+        long end = Math.min(limit, pos + Math.max(config.readBytes(), need));
+        for (int q = r + 1; q < order.length && positions[order[q]] + RecordFormat.HEADER <= limit; q++) {
+            end = Math.max(end, Math.min(limit, positions[order[q]] + config.readBytes()));
+        }
+        int got = CheckpointFile.readFully(ch, window, 0, (int) (end - pos), pos);
+        stats.diskReads.increment();
+        stats.sequentialReadBytes.add(got);
+        return got;
     }
 
     @Override

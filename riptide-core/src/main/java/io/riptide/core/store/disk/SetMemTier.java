@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -371,6 +372,129 @@ final class SetMemTier implements DiskTier {
         }
         stats.diskHits.increment();
         return RecordFormat.value(buf, 0);
+    }
+
+    /**
+     * Visits every record the index holds, once each, with its current value: those still in the write
+     * buffer from a copy taken under the lock, the rest read from the disk table on the read stage in
+     * slot order (sequential reads of up to 1 MiB). Each record is verified as a read verifies it
+     * (magic, generation, CRC, and a key whose set and tag are the slot's); one that does not is
+     * skipped and counted as a refused read. The index is snapshotted when the scan starts: records
+     * put or removed during a scan may or may not be seen (a key put again or removed since the
+     * snapshot is skipped, never visited with an old value). The visitor runs on a read-stage thread,
+     * one call at a time. Completes exceptionally if the tier is closed, the read stage refuses the
+     * scan, a read fails, or the visitor throws.
+     */
+    @Override
+    public CompletableFuture<Void> scan(BiConsumer<Id, byte[]> visitor) {
+        List<Id> bufferedKeys = new ArrayList<>();
+        List<byte[]> bufferedValues = new ArrayList<>();
+        long[] slots = new long[16];
+        int n = 0;
+        long generation;
+        synchronized (this) {
+            if (closed || closing) {
+                return CompletableFuture.failedFuture(new IllegalStateException("disk tier " + config.file() + " is closed"));
+            }
+            generation = RecordFormat.generation(epoch, 0);
+            for (int set = 0; set < tagWords.length; set++) {
+                long word = tagWords[set];
+                for (int way = 0; word != 0 && way < IdBits.WAYS; way++) {
+                    if (tagAt(word, way) == 0) {
+                        continue;
+                    }
+                    long slot = (long) set * IdBits.WAYS + way;
+                    byte[] b = buffered(slot);
+                    if (b == null) {
+                        if (n == slots.length) {
+                            slots = Arrays.copyOf(slots, n * 2);
+                        }
+                        slots[n++] = slot;
+                        continue;
+                    }
+                    RecordFormat.Check c = RecordFormat.check(b, 0, b.length, RecordFormat.RECORD, generation, null);
+                    Id key = c == RecordFormat.Check.OK ? RecordFormat.keyAt(b, 0) : null;
+                    if (key != null && !owns(slot, key)) {
+                        c = RecordFormat.Check.OTHER_KEY;
+                    }
+                    if (c != RecordFormat.Check.OK) {
+                        stats.refusal(c);
+                        continue;
+                    }
+                    stats.bufferHits.increment();
+                    bufferedKeys.add(key);
+                    bufferedValues.add(RecordFormat.value(b, 0));
+                }
+            }
+        }
+        long[] onDisk = slots;
+        int count = n;
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        boolean queued = reads.submit(() -> {
+            for (int k = 0; k < bufferedKeys.size(); k++) {
+                visitor.accept(bufferedKeys.get(k), bufferedValues.get(k));
+            }
+            scanTable(onDisk, count, generation, visitor);
+            return null;
+        }, (v, e) -> {
+            if (e != null) {
+                done.completeExceptionally(e);
+            } else {
+                done.complete(null);
+            }
+        }, Runnable::run);
+        if (!queued) {
+            stats.refused.increment();
+            done.completeExceptionally(new IllegalStateException("disk tier " + config.file() + ": the read stage refused the scan"));
+        }
+        return done;
+    }
+
+    /** Whether {@code key} belongs in {@code slot}: its set and the tag the index holds there (callers hold the lock). */
+    private boolean owns(long slot, Id key) {
+        int set = (int) (slot / IdBits.WAYS);
+        int way = (int) (slot % IdBits.WAYS);
+        return IdBits.set(key, sets) == set && IdBits.tag(key) == tagAt(tagWords[set], way);
+    }
+
+    /** On the read stage: reads and verifies the records in {@code slots} (ascending), in runs of up to 1 MiB. */
+    private void scanTable(long[] slots, int count, long generation, BiConsumer<Id, byte[]> visitor) throws IOException {
+        int perRead = Math.max(1, (1 << 20) / slotBytes);
+        byte[] buf = new byte[perRead * slotBytes];
+        int k = 0;
+        while (k < count) {
+            long first = slots[k];
+            int end = k;
+            while (end < count && slots[end] - first < perRead) {
+                end++;
+            }
+            long last = slots[end - 1];
+            int got = CheckpointFile.readFully(ch, buf, 0, (int) (last - first + 1) * slotBytes, first * slotBytes);
+            stats.diskReads.increment();
+            stats.sequentialReadBytes.add(got);
+            for (; k < end; k++) {
+                long slot = slots[k];
+                int o = (int) (slot - first) * slotBytes;
+                RecordFormat.Check c = RecordFormat.check(buf, o, Math.max(0, Math.min(slotBytes, got - o)), RecordFormat.RECORD,
+                        generation, null);
+                Id key = c == RecordFormat.Check.OK ? RecordFormat.keyAt(buf, o) : null;
+                if (key != null) {
+                    synchronized (this) {
+                        if (!owns(slot, key)) {
+                            c = RecordFormat.Check.OTHER_KEY;
+                        } else if (buffered(slot) != null) {
+                            continue; // put again or removed since the snapshot: the disk copy is old
+                        }
+                    }
+                }
+                if (c != RecordFormat.Check.OK) {
+                    stats.refusal(c);
+                    continue;
+                }
+                stats.diskHits.increment();
+                visitor.accept(key, RecordFormat.value(buf, o));
+            }
+        }
     }
 
     @Override
