@@ -1,10 +1,7 @@
 package io.riptide.core.store.disk;
 
 import io.riptide.core.id.Id;
-import io.riptide.core.stage.Stage;
-import io.riptide.core.stage.StageConfig;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -13,9 +10,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -59,9 +53,7 @@ final class LogTier implements DiskTier {
     private final int[] loc;
     private final byte[] tags;
     private final int[] ranks = new int[IdBits.WAYS];
-    private Stage reads;
-    private Stage writes;
-    private ScheduledExecutorService timer;
+    private final Device device;
     private final AtomicBoolean flushQueued = new AtomicBoolean();
 
     // Guarded by this.
@@ -102,6 +94,7 @@ final class LogTier implements DiskTier {
         this.config = config;
         this.evicted = evicted;
         this.ch = ch;
+        this.device = new Device(config, ch);
         int shift = MIN_BLOCK_SHIFT;
         while (config.logBytes() > (1L << (OFFSET_BITS + shift))) {
             shift++;
@@ -279,16 +272,7 @@ final class LogTier implements DiskTier {
     }
 
     private void start() {
-        String name = config.file().getFileName().toString();
-        reads = Stage.start(StageConfig.of("disk-read-" + name, config.readQueue(), 1, config.readThreads()));
-        writes = Stage.start(StageConfig.of("disk-write-" + name, 64, 1, 1));
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "disk-timer-" + name);
-            t.setDaemon(true);
-            return t;
-        });
-        long period = Math.max(5, config.flushInterval().toMillis() / 2);
-        timer.scheduleAtFixedRate(this::tick, period, period, TimeUnit.MILLISECONDS);
+        device.start(this::tick);
     }
 
     // ---- the index (callers hold the lock) ----
@@ -538,7 +522,7 @@ final class LogTier implements DiskTier {
             }
         }
         CompletableFuture<byte[]> f = new CompletableFuture<>();
-        boolean queued = reads.submit(() -> readRecord(key, pos, generation), (v, e) -> {
+        boolean queued = device.reads().submit(() -> readRecord(key, pos, generation), (v, e) -> {
             if (e != null) {
                 LOG.debug("disk tier {}: read failed", config.file(), e);
                 stats.corruptRefusals.increment();
@@ -650,7 +634,7 @@ final class LogTier implements DiskTier {
         int[] entries = entry;
         long[] generations = generation;
         CompletableFuture<Void> done = new CompletableFuture<>();
-        boolean queued = reads.submit(() -> {
+        boolean queued = device.reads().submit(() -> {
             for (int k = 0; k < bufferedKeys.size(); k++) {
                 visitor.accept(bufferedKeys.get(k), bufferedValues.get(k));
             }
@@ -778,9 +762,9 @@ final class LogTier implements DiskTier {
             }
             sealActive();
         }
-        runOnWriter(() -> {
+        device.runOnWriter(() -> {
             flushSealed();
-            force();
+            device.force();
             return null;
         });
     }
@@ -794,11 +778,11 @@ final class LogTier implements DiskTier {
             closing = true;
             sealActive();
         }
-        timer.shutdownNow();
+        device.stopTimer();
         try {
-            runOnWriter(() -> {
+            device.runOnWriter(() -> {
                 flushSealed();
-                force();
+                device.force();
                 checkpoint(true);
                 return null;
             });
@@ -807,9 +791,7 @@ final class LogTier implements DiskTier {
                 closed = true;
                 notifyAll();
             }
-            reads.close();
-            writes.close();
-            closeChannel();
+            device.close();
         }
     }
 
@@ -821,24 +803,8 @@ final class LogTier implements DiskTier {
             active = null;
             notifyAll();
         }
-        timer.shutdownNow();
-        writes.close();
-        reads.close();
-        closeChannel();
-    }
-
-    private void force() throws IOException {
-        if (config.sync()) {
-            ch.force(false);
-        }
-    }
-
-    private void closeChannel() {
-        try {
-            ch.close();
-        } catch (IOException e) {
-            LOG.warn("disk tier {}: close failed", config.file(), e);
-        }
+        device.stopTimer();
+        device.close();
     }
 
     @Override
@@ -863,33 +829,9 @@ final class LogTier implements DiskTier {
 
     // ---- the writer (write stage) ----
 
-    private interface IoWork {
-        Void run() throws IOException;
-    }
-
-    private void runOnWriter(IoWork work) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        boolean queued = writes.submit(work::run, (v, e) -> {
-            if (e != null) {
-                done.completeExceptionally(e);
-            } else {
-                done.complete(null);
-            }
-        }, Runnable::run);
-        if (!queued) {
-            throw new IllegalStateException("disk tier " + config.file() + ": the write stage refused work");
-        }
-        try {
-            done.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            Throwable cause = e.getCause();
-            throw cause instanceof IOException io ? new UncheckedIOException(io) : new IllegalStateException(cause);
-        }
-    }
-
     private void requestFlush() {
         if (flushQueued.compareAndSet(false, true)) {
-            boolean queued = writes.submit(() -> {
+            boolean queued = device.writes().submit(() -> {
                 flushQueued.set(false);
                 flushSealed();
                 maybeCheckpoint();
@@ -1063,7 +1005,7 @@ final class LogTier implements DiskTier {
             l = durableLap;
             h = durableHead;
         }
-        force();
+        device.force();
         writeCheckpoint(locCopy, tagCopy, l, h);
     }
 

@@ -1,10 +1,7 @@
 package io.riptide.core.store.disk;
 
 import io.riptide.core.id.Id;
-import io.riptide.core.stage.Stage;
-import io.riptide.core.stage.StageConfig;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -55,9 +49,7 @@ final class SetMemTier implements DiskTier {
     private final int[] ranks = new int[IdBits.WAYS];
     private final byte[] tombstone = new byte[RecordFormat.HEADER];
     private final AtomicBoolean flushQueued = new AtomicBoolean();
-    private Stage reads;
-    private Stage writes;
-    private ScheduledExecutorService timer;
+    private final Device device;
 
     // Guarded by this.
     private int epoch;
@@ -76,6 +68,7 @@ final class SetMemTier implements DiskTier {
         this.config = config;
         this.evicted = evicted;
         this.ch = ch;
+        this.device = new Device(config, ch);
         this.sets = config.sets();
         this.slotBytes = config.slotBytes();
         this.tagWords = new long[Math.toIntExact(sets)];
@@ -203,16 +196,7 @@ final class SetMemTier implements DiskTier {
     }
 
     private void start() {
-        String name = config.file().getFileName().toString();
-        reads = Stage.start(StageConfig.of("disk-read-" + name, config.readQueue(), 1, config.readThreads()));
-        writes = Stage.start(StageConfig.of("disk-write-" + name, 64, 1, 1));
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "disk-timer-" + name);
-            t.setDaemon(true);
-            return t;
-        });
-        long period = Math.max(5, config.flushInterval().toMillis() / 2);
-        timer.scheduleAtFixedRate(this::tick, period, period, TimeUnit.MILLISECONDS);
+        device.start(this::tick);
     }
 
     // ---- the index (callers hold the lock) ----
@@ -346,7 +330,7 @@ final class SetMemTier implements DiskTier {
             }
         }
         CompletableFuture<byte[]> f = new CompletableFuture<>();
-        boolean queued = reads.submit(() -> readSlot(key, slot, generation), (v, e) -> {
+        boolean queued = device.reads().submit(() -> readSlot(key, slot, generation), (v, e) -> {
             if (e != null) {
                 LOG.debug("disk tier {}: read failed", config.file(), e);
                 stats.corruptRefusals.increment();
@@ -430,7 +414,7 @@ final class SetMemTier implements DiskTier {
         long[] onDisk = slots;
         int count = n;
         CompletableFuture<Void> done = new CompletableFuture<>();
-        boolean queued = reads.submit(() -> {
+        boolean queued = device.reads().submit(() -> {
             for (int k = 0; k < bufferedKeys.size(); k++) {
                 visitor.accept(bufferedKeys.get(k), bufferedValues.get(k));
             }
@@ -538,9 +522,9 @@ final class SetMemTier implements DiskTier {
                 return;
             }
         }
-        runOnWriter(() -> {
+        device.runOnWriter(() -> {
             flushPending();
-            force();
+            device.force();
             return null;
         });
     }
@@ -553,11 +537,11 @@ final class SetMemTier implements DiskTier {
             }
             closing = true;
         }
-        timer.shutdownNow();
+        device.stopTimer();
         try {
-            runOnWriter(() -> {
+            device.runOnWriter(() -> {
                 flushPending();
-                force();
+                device.force();
                 writeCheckpoint();
                 return null;
             });
@@ -566,9 +550,7 @@ final class SetMemTier implements DiskTier {
                 closed = true;
                 notifyAll();
             }
-            reads.close();
-            writes.close();
-            closeChannel();
+            device.close();
         }
     }
 
@@ -580,24 +562,8 @@ final class SetMemTier implements DiskTier {
             flushing = null;
             notifyAll();
         }
-        timer.shutdownNow();
-        writes.close();
-        reads.close();
-        closeChannel();
-    }
-
-    private void force() throws IOException {
-        if (config.sync()) {
-            ch.force(false);
-        }
-    }
-
-    private void closeChannel() {
-        try {
-            ch.close();
-        } catch (IOException e) {
-            LOG.warn("disk tier {}: close failed", config.file(), e);
-        }
+        device.stopTimer();
+        device.close();
     }
 
     @Override
@@ -622,33 +588,9 @@ final class SetMemTier implements DiskTier {
 
     // ---- the writer ----
 
-    private interface IoWork {
-        Void run() throws IOException;
-    }
-
-    private void runOnWriter(IoWork work) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        boolean queued = writes.submit(work::run, (v, e) -> {
-            if (e != null) {
-                done.completeExceptionally(e);
-            } else {
-                done.complete(null);
-            }
-        }, Runnable::run);
-        if (!queued) {
-            throw new IllegalStateException("disk tier " + config.file() + ": the write stage refused work");
-        }
-        try {
-            done.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            Throwable cause = e.getCause();
-            throw cause instanceof IOException io ? new UncheckedIOException(io) : new IllegalStateException(cause);
-        }
-    }
-
     private void requestFlush() {
         if (flushQueued.compareAndSet(false, true)) {
-            boolean queued = writes.submit(() -> {
+            boolean queued = device.writes().submit(() -> {
                 flushQueued.set(false);
                 flushPending();
                 return null;
