@@ -17,6 +17,8 @@ final class TestOrigin implements AutoCloseable {
     private final ExecutorService pool = Executors.newCachedThreadPool();
     final Set<Integer> connections = ConcurrentHashMap.newKeySet();
     final AtomicInteger requests = new AtomicInteger();
+    /** Requests a proxy forwarded (they carry its Via); a gateway's fetches, which carry none, are not counted. */
+    final AtomicInteger proxied = new AtomicInteger();
 
     TestOrigin() throws IOException {
         System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -28,6 +30,9 @@ final class TestOrigin implements AutoCloseable {
     TestOrigin route(String path, HttpHandler handler) {
         server.createContext(path, exchange -> {
             requests.incrementAndGet();
+            if (exchange.getRequestHeaders().containsKey("Via")) {
+                proxied.incrementAndGet();
+            }
             connections.add(exchange.getRemoteAddress().getPort());
             try {
                 handler.handle(exchange);

@@ -125,7 +125,9 @@ class TrustedProvidersTest {
 
     @Test
     void aProxyTrustingBothProvidersServesEachOnesUrlFromTheOverlay() throws Exception {
-        int before = origin.requests.get();
+        // Counted are the proxy's own trips to the origin: a gateway refreshing a copy in the
+        // background (after the other test's miss hint) may fetch meanwhile, and is no miss here.
+        int before = origin.proxied.get();
         try (RiptideProxy both = proxy(NEWS.publicKey(), SHOP.publicKey())) {
             HttpResponse<String> news = get(both, "/news");
             assertEquals("riptide; hit", news.headers().firstValue("Cache-Status").orElse(""), news.headers().map().toString());
@@ -134,19 +136,19 @@ class TrustedProvidersTest {
             assertEquals("riptide; hit", shop.headers().firstValue("Cache-Status").orElse(""), "the secondary provider's copy");
             assertEquals("the shop", shop.body());
         }
-        assertEquals(before, origin.requests.get(), "both came from the overlay");
+        assertEquals(before, origin.proxied.get(), "both came from the overlay");
     }
 
     @Test
     void aProxyTrustingOneProviderServesTheOthersUrlFromTheOrigin() throws Exception {
         try (RiptideProxy shopOnly = proxy(SHOP.publicKey())) {
             assertEquals("riptide; hit", get(shopOnly, "/shop").headers().firstValue("Cache-Status").orElse(""));
-            int before = origin.requests.get();
+            int before = origin.proxied.get();
             HttpResponse<String> news = get(shopOnly, "/news");
             assertEquals("the news", news.body());
             assertTrue(news.headers().firstValue("Cache-Status").orElse("").startsWith("riptide; fwd=miss"),
                     news.headers().map().toString());
-            assertEquals(before + 1, origin.requests.get(), "the untrusted provider's copy is not used");
+            assertEquals(before + 1, origin.proxied.get(), "the untrusted provider's copy is not used");
         }
     }
 }
