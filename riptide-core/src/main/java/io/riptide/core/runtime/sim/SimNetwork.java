@@ -27,10 +27,17 @@ import java.util.function.IntPredicate;
  * <p>Optionally ({@link #setLinks}) messages also queue: each bandwidth-limited link on the path
  * sends one message at a time, first come first served, taking the message's frame size over the
  * link's bandwidth, so a saturated link delays what follows as a real one does. Host access links
- * ({@link #setAccessLink}, e.g. an origin server's 10 Mb/s line) queue the same way. Loss
+ * ({@link #setAccessLink}, e.g. an origin server's 10 Mb/s line) queue the same way. A link's
+ * buffer is finite, as a router's (or a sender's bounded per-peer queue) is: a message that would
+ * wait longer than the buffer ({@link #DEFAULT_BUFFER_NANOS} unless set) is dropped there and
+ * counted ({@link #messagesOverflowed}). Without that bound an overloaded link's queue, and every
+ * message's delay across it, would grow without limit, which no real network does. Loss
  * ({@link #setLoss}) and partitions ({@link #partition}) drop messages on demand.
  */
 public final class SimNetwork {
+    /** How long a message may wait for a queued link before the link's buffer overflows: one second. */
+    public static final long DEFAULT_BUFFER_NANOS = 1_000_000_000L;
+
     private final Simulation sim;
     private final LatencyModel latency;
     // Indexed by vertex: looked up for every message delivered.
@@ -50,8 +57,10 @@ public final class SimNetwork {
     private long[] linkBytes;
     private int[] pathBuffer;
     private final Map<Integer, AccessLink> accessLinks = new HashMap<>();
+    private long bufferNanos = DEFAULT_BUFFER_NANOS;
     private long queueingNanos;
     private long maxQueueingNanos;
+    private long messagesOverflowed;
     // Loss and partitions, on demand; a random stream of their own keeps other draws unchanged.
     private final SplittableRandom lossRandom;
     private double lossProbability;
@@ -86,6 +95,14 @@ public final class SimNetwork {
         this.freeAt = new long[model.linkCount()];
         this.linkBytes = new long[model.linkCount()];
         this.pathBuffer = new int[model.maxPathLength()];
+    }
+
+    /** Sets how long a message may wait for a queued link before it is dropped there (a link's buffer, in time). */
+    public void setLinkBuffer(java.time.Duration buffer) {
+        if (buffer.isNegative() || buffer.isZero()) {
+            throw new IllegalArgumentException("link buffer must be positive, got " + buffer);
+        }
+        this.bufferNanos = buffer.toNanos();
     }
 
     /**
@@ -133,6 +150,11 @@ public final class SimNetwork {
         return messagesLost;
     }
 
+    /** Messages dropped because a queued link's buffer was full (also counted in {@link #messagesDropped}). */
+    public long messagesOverflowed() {
+        return messagesOverflowed;
+    }
+
     /** Total time messages spent waiting for and crossing queued links, in nanoseconds. */
     public long queueingNanos() {
         return queueingNanos;
@@ -146,6 +168,11 @@ public final class SimNetwork {
     /** Bytes sent over {@code link} so far. */
     public long linkBytes(int link) {
         return linkBytes[link];
+    }
+
+    /** How long a message given to {@code link} now would wait before the link starts on it, in nanoseconds. */
+    public long linkBacklogNanos(int link) {
+        return Math.max(0, freeAt[link] - sim.now());
     }
 
     /** Bytes the host at {@code vertex} sent and received over its access link. */
@@ -245,7 +272,13 @@ public final class SimNetwork {
             return;
         }
         NodeHandle sender = from.self();
-        long delay = latency.latencyNanos(fromVertex, toVertex) + queue(message, fromVertex, toVertex);
+        long queued = queue(message, fromVertex, toVertex);
+        if (queued < 0) {
+            messagesOverflowed++;
+            messagesDropped++;
+            return;
+        }
+        long delay = latency.latencyNanos(fromVertex, toVertex) + queued;
         sim.at(delay, () -> {
             SimEnv target = host(toVertex);
             if (target == null || !target.isAlive()) {
@@ -263,7 +296,8 @@ public final class SimNetwork {
 
     /**
      * Puts the message on each queued link of its path in turn (store and forward: a link starts on
-     * it when both the message and the link are ready) and returns the time that took.
+     * it when both the message and the link are ready) and returns the time that took, or -1 if a
+     * link's buffer was full: the message was dropped there, having used the links before it.
      */
     private long queue(WireMessage message, int from, int to) {
         if (links == null || from == to) {
@@ -279,17 +313,26 @@ public final class SimNetwork {
         long now = sim.now();
         long t = now;
         if (up != null) {
+            if (up.upFreeAt - t > bufferNanos) {
+                return -1;
+            }
             t = Math.max(t, up.upFreeAt) + transmitNanos(bytes, up.bitsPerSecond);
             up.upFreeAt = t;
             up.bytes += bytes;
         }
         for (int i = 0; i < hops; i++) {
             int link = pathBuffer[i];
+            if (freeAt[link] - t > bufferNanos) {
+                return -1;
+            }
             t = Math.max(t, freeAt[link]) + transmitNanos(bytes, links.bitsPerSecond(link));
             freeAt[link] = t;
             linkBytes[link] += bytes;
         }
         if (down != null) {
+            if (down.downFreeAt - t > bufferNanos) {
+                return -1;
+            }
             t = Math.max(t, down.downFreeAt) + transmitNanos(bytes, down.bitsPerSecond);
             down.downFreeAt = t;
             down.bytes += bytes;

@@ -95,6 +95,33 @@ class SimLinksTest {
     }
 
     @Test
+    void aFullLinkBufferDropsWhatWouldWaitLongerAndTakesMessagesAgainOnceItDrains() {
+        net.setLinks(TWO_STUBS, codec);
+        net.setLinkBuffer(java.time.Duration.ofMillis(500));
+        List<Long> arrivals = new ArrayList<>();
+        SimEnv a = host(1, new ArrayList<>());
+        host(4, arrivals);
+        Blob blob = new Blob(new byte[18_000]);
+        long tx = transmit(frameBytes(blob), SLOW_LINK);
+        int burst = 20;
+        for (int i = 0; i < burst; i++) {
+            a.send(NodeAddress.simulated(4), blob);
+        }
+        // The k-th message of the burst would wait k transmissions: those waiting at most 500 ms get in.
+        int fit = (int) (500 * MS / tx) + 1;
+        assertEquals(burst - fit, net.messagesOverflowed());
+        assertEquals(burst - fit, net.messagesDropped());
+        sim.runToQuiescence();
+        assertEquals(fit, arrivals.size());
+        assertEquals(fit * tx + 3 * MS, arrivals.get(fit - 1), "those let in still wait their turn");
+
+        a.send(NodeAddress.simulated(4), blob);
+        sim.runToQuiescence();
+        assertEquals(fit + 1, arrivals.size(), "a drained link takes messages again");
+        assertEquals(burst - fit, net.messagesOverflowed());
+    }
+
+    @Test
     void messagesWithinAStubDoNotQueue() {
         net.setLinks(TWO_STUBS, codec);
         List<Long> arrivals = new ArrayList<>();
