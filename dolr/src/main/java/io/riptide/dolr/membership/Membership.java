@@ -11,6 +11,7 @@ import io.riptide.dolr.membership.MembershipMessages.Join;
 import io.riptide.dolr.membership.MembershipMessages.JoinRequest;
 import io.riptide.dolr.membership.MembershipMessages.JoinState;
 import io.riptide.dolr.membership.MembershipMessages.LeafSetGossip;
+import io.riptide.dolr.membership.MembershipMessages.LeafSetRequest;
 import io.riptide.dolr.membership.MembershipMessages.Ping;
 import io.riptide.dolr.membership.MembershipMessages.Pong;
 import io.riptide.dolr.membership.MembershipMessages.RowReply;
@@ -251,19 +252,26 @@ public final class Membership implements RouteHandler {
 
     private void heartbeat() {
         long now = env.nowNanos();
-        long limit = config.failAfter().toNanos();
+        // Heartbeats queue behind everything else on a busy uplink: allow for the slowest recent round trip.
+        long limit = Math.max(config.failAfter().toNanos(),
+                2 * peers.recentHighRtt(now) + config.heartbeatInterval().toNanos());
         for (NodeHandle member : leafSet.members()) {
             long since = Math.max(peers.lastHeard(member.id()), leafSince.getOrDefault(member.id(), now));
             if (now - since > limit) {
                 fail(member);
+            } else if (now - since > limit / 2) {
+                // Half the limit without a heartbeat: ask directly, since a lost heartbeat, or a member
+                // whose own leaf set does not include this node (it knows nearer ones), is silent but
+                // alive. An answer refreshes when it was last heard; none, and the limit fails it.
+                prober.probe(member, rtt -> { });
             }
         }
         List<NodeHandle> members = leafSet.members();
         gossipContents.beginPeriod(members);
         LeafSetGossip full = new LeafSetGossip(members);
-        LeafSetGossip bare = new LeafSetGossip(List.of());
         for (NodeHandle member : members) {
-            env.send(member.address(), gossipContents.forMember(member, members).isEmpty() ? bare : full);
+            List<NodeHandle> contents = gossipContents.forMember(member, members);
+            env.send(member.address(), contents == members ? full : new LeafSetGossip(contents));
         }
     }
 
@@ -313,6 +321,11 @@ public final class Membership implements RouteHandler {
         }
     }
 
+    /** A peer asks for this node's whole leaf set. */
+    public void onLeafSetRequest(NodeHandle from) {
+        env.send(from.address(), new LeafSetGossip(without(leafSet.members(), from.id())));
+    }
+
     /** A peer asks for a routing-table row, or (row -1) for this node's local neighbours. */
     public void onRowRequest(NodeHandle from, RowRequest request) {
         List<NodeHandle> entries = request.row() < 0 ? localNeighbours.get() : table.row(request.row());
@@ -360,7 +373,9 @@ public final class Membership implements RouteHandler {
             }
         }
         if (inLeafSet) {
-            // Ask the remaining far edges for their leaf sets to refill the gap at once.
+            // Ask the remaining far edges for their leaf sets to refill the gap at once: they know the
+            // nodes just beyond it. (Heartbeats carry only news, so waiting for them could take a
+            // minute.) They get this node's set too, as it may tell them of nodes they lack.
             Set<NodeHandle> edges = new LinkedHashSet<>();
             if (leafSet.leftEdge() != null) {
                 edges.add(leafSet.leftEdge());
@@ -371,6 +386,7 @@ public final class Membership implements RouteHandler {
             LeafSetGossip gossip = new LeafSetGossip(leafSet.members());
             for (NodeHandle edge : edges) {
                 env.send(edge.address(), gossip);
+                env.send(edge.address(), new LeafSetRequest());
             }
         }
     }
