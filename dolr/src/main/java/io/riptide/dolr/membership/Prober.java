@@ -10,31 +10,46 @@ import io.riptide.dolr.routing.PeerTable;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
  * Pings peers to measure round-trip time and to check they are alive. At most a bounded number of
  * pings are in flight and a bounded number wait; past that new candidates are dropped, so a flood of
  * handles from peers cannot make a node probe without limit.
+ *
+ * <p>Queueing, not only distance, delays answers: when the node's uplink is busy every far answer
+ * is late. So a probe waits at least twice the slowest recent round trip ({@link
+ * PeerTable#recentHighRtt}), up to {@value #MAX_STRETCH} times the base timeout, and an answer that
+ * comes after its probe gave up still counts: it is a round-trip sample and proof of life, passed to
+ * {@code onLateAnswer} so the peer can be taken back.
  */
 public final class Prober {
+    /** The longest a probe waits, in base timeouts. */
+    static final int MAX_STRETCH = 8;
+
     private final Env env;
     private final PeerTable peers;
     private final Duration timeout;
     private final int maxInFlight;
     private final int maxQueue;
     private final BooleanSupplier member;
+    private final Consumer<NodeHandle> onLateAnswer;
     private final Map<Long, InFlight> inFlight = new HashMap<>();
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
+    // Probes that timed out, still answerable (bounded: the oldest go first).
+    private final Map<Long, InFlight> late;
     // Everyone waiting on a target's answer: a liveness check and an RTT measurement may ask at once.
     private final Map<Id, List<LongConsumer>> waiting = new HashMap<>();
     private long nextNonce;
     private long probesSent;
     private long probesDropped;
+    private long lateAnswers;
 
     private record Request(NodeHandle target) {
     }
@@ -44,7 +59,23 @@ public final class Prober {
 
     /** {@code member} tells whether this node has joined (its pings say so). */
     public Prober(Env env, PeerTable peers, Duration timeout, int maxInFlight, int maxQueue, BooleanSupplier member) {
+        this(env, peers, timeout, maxInFlight, maxQueue, member, peer -> { });
+    }
+
+    /** As above; {@code onLateAnswer} hears of each peer whose answer came after its probe timed out. */
+    public Prober(Env env, PeerTable peers, Duration timeout, int maxInFlight, int maxQueue, BooleanSupplier member,
+                  Consumer<NodeHandle> onLateAnswer) {
         this.env = env;
+        this.onLateAnswer = onLateAnswer;
+        int lateCapacity = Math.max(16, 4 * maxInFlight);
+        this.late = new LinkedHashMap<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, InFlight> eldest) {
+                return size() > lateCapacity;
+            }
+        };
         this.member = member;
         this.peers = peers;
         this.timeout = timeout;
@@ -81,15 +112,23 @@ public final class Prober {
 
     private void send(Request request) {
         long nonce = ++nextNonce;
-        Cancellable timer = env.schedule(timeout, () -> {
+        Cancellable timer = env.schedule(timeoutFor(request.target()), () -> {
             InFlight f = inFlight.remove(nonce);
             if (f != null) {
+                late.put(nonce, f);
                 finish(f.request(), -1);
             }
         });
         inFlight.put(nonce, new InFlight(request, env.nowNanos(), timer));
         probesSent++;
         env.send(request.target().address(), new Ping(nonce, member.getAsBoolean()));
+    }
+
+    /** How long a probe of {@code target} waits: the base timeout, stretched while round trips are slow. */
+    Duration timeoutFor(NodeHandle target) {
+        long slow = 2 * Math.max(peers.rtt(target.id()), peers.recentHighRtt(env.nowNanos()));
+        long base = timeout.toNanos();
+        return Duration.ofNanos(Math.min(MAX_STRETCH * base, Math.max(base, slow)));
     }
 
     private void finish(Request request, long rtt) {
@@ -105,7 +144,18 @@ public final class Prober {
     /** Handles a pong: records the RTT and reports it. */
     public void onPong(NodeHandle from, Pong pong) {
         InFlight f = inFlight.get(pong.nonce());
-        if (f == null || !f.request().target().id().equals(from.id())) {
+        if (f == null) {
+            InFlight gaveUp = late.get(pong.nonce());
+            if (gaveUp != null && gaveUp.request().target().id().equals(from.id())) {
+                late.remove(pong.nonce());
+                lateAnswers++;
+                long now = env.nowNanos();
+                peers.rttSample(from, now - gaveUp.sentAt(), now);
+                onLateAnswer.accept(from);
+            }
+            return;
+        }
+        if (!f.request().target().id().equals(from.id())) {
             return;
         }
         inFlight.remove(pong.nonce());
@@ -127,5 +177,10 @@ public final class Prober {
 
     public long probesDropped() {
         return probesDropped;
+    }
+
+    /** Answers that came after their probe had timed out. */
+    public long lateAnswers() {
+        return lateAnswers;
     }
 }

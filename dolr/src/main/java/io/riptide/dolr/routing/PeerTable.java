@@ -40,6 +40,12 @@ public final class PeerTable {
     // Peers believed failed, kept apart because routing asks "is it dead?" for every candidate and
     // the answer is almost always no: a miss in this small map is cheap.
     private final Map<Id, Long> dead = new java.util.HashMap<>();
+    // The highest recent RTT sample from any peer, decaying by half every RECENT_HALF_LIFE_NANOS.
+    private long highRtt;
+    private long highRttAt;
+
+    /** How fast {@link #recentHighRtt} forgets a slow sample. */
+    static final long RECENT_HALF_LIFE_NANOS = 10_000_000_000L;
 
     public PeerTable(int capacity) {
         this.capacity = capacity;
@@ -80,9 +86,26 @@ public final class PeerTable {
         Peer p = peer(handle);
         p.rttNanos = p.rttNanos < 0 ? sampleNanos : (3 * p.rttNanos + sampleNanos) / 4;
         p.lastHeard = now;
+        if (sampleNanos >= recentHighRtt(now)) {
+            highRtt = sampleNanos;
+            highRttAt = now;
+        }
         if (!dead.isEmpty()) {
             dead.remove(handle.id());
         }
+    }
+
+    /**
+     * The highest round trip sampled lately from any peer (a sample's weight halves every ten
+     * seconds), or 0. A node's messages to other stubs share its uplink, so when that link queues,
+     * every far peer's answers slow down at once: timeouts for peers not measured lately go by this.
+     */
+    public long recentHighRtt(long now) {
+        if (highRtt == 0) {
+            return 0;
+        }
+        double halves = (double) (now - highRttAt) / RECENT_HALF_LIFE_NANOS;
+        return halves > 40 ? 0 : (long) (highRtt * Math.pow(0.5, halves));
     }
 
     /** The measured RTT of the peer with {@code id}, or -1. */

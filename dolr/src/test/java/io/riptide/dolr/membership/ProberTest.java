@@ -34,9 +34,12 @@ class ProberTest {
     private final Map<Integer, Integer> pingsReceived = new HashMap<>();
     private Prober prober;
 
+    // Peers whose answers came after their probe had given up.
+    private final List<NodeHandle> lateAnswers = new ArrayList<>();
+
     private Prober start(int maxInFlight, int maxQueue) {
         net.start(Id.hash("prober"), PROBER_VERTEX, env -> {
-            prober = new Prober(env, peers, TIMEOUT, maxInFlight, maxQueue, () -> true);
+            prober = new Prober(env, peers, TIMEOUT, maxInFlight, maxQueue, () -> true, lateAnswers::add);
             return (from, m) -> {
                 if (m instanceof Pong pong) {
                     prober.onPong(from, pong);
@@ -52,6 +55,16 @@ class ProberTest {
             if (m instanceof Ping ping) {
                 pingsReceived.merge(vertex, 1, Integer::sum);
                 e.send(from.address(), new Pong(ping.nonce()));
+            }
+        });
+        return env.self();
+    }
+
+    /** A host that answers every ping after {@code delay}, as a peer behind a queued uplink would. */
+    private NodeHandle slowResponder(int vertex, Duration delay) {
+        SimEnv env = net.start(Id.hash("responder-" + vertex), vertex, e -> (from, m) -> {
+            if (m instanceof Ping ping) {
+                e.schedule(delay, () -> e.send(from.address(), new Pong(ping.nonce())));
             }
         });
         return env.self();
@@ -145,5 +158,54 @@ class ProberTest {
         sim.runToQuiescence();
 
         assertEquals(List.of(-1L), results);
+    }
+
+    @Test
+    void anAnswerAfterTheTimeoutIsStillASampleAndProofOfLife() {
+        Prober p = start(4, 4);
+        NodeHandle target = slowResponder(1, TIMEOUT.multipliedBy(3));
+        List<Long> results = new ArrayList<>();
+
+        p.probe(target, results::add);
+        sim.runFor(TIMEOUT.toNanos());
+        assertEquals(List.of(-1L), results, "the probe gave up");
+        peers.markDead(target, sim.now() + Duration.ofMinutes(1).toNanos());
+        sim.runToQuiescence();
+
+        assertEquals(List.of(target), lateAnswers);
+        assertEquals(1, p.lateAnswers());
+        assertEquals(TIMEOUT.multipliedBy(3).toNanos() + 2 * LATENCY, peers.rtt(target.id()));
+        assertFalse(peers.isDead(target.id(), sim.now()), "the answer proves it lives");
+    }
+
+    @Test
+    void slowRecentRoundTripsStretchTheTimeoutUpToALimit() {
+        Prober p = start(4, 4);
+        NodeHandle target = responder(1);
+        NodeHandle far = responder(2);
+        assertEquals(TIMEOUT, p.timeoutFor(target), "nothing slow seen yet");
+
+        peers.rttSample(far, TIMEOUT.multipliedBy(2).toNanos(), sim.now());
+        assertEquals(TIMEOUT.multipliedBy(4), p.timeoutFor(target), "twice the slowest recent round trip");
+
+        peers.rttSample(far, TIMEOUT.multipliedBy(100).toNanos(), sim.now());
+        assertEquals(TIMEOUT.multipliedBy(Prober.MAX_STRETCH), p.timeoutFor(target), "but never past the limit");
+
+        sim.runFor(Duration.ofMinutes(10).toNanos());
+        assertEquals(TIMEOUT, p.timeoutFor(target), "slow samples are forgotten");
+    }
+
+    @Test
+    void aProbeSentWhileRoundTripsAreSlowWaitsForTheSlowAnswer() {
+        Prober p = start(4, 4);
+        NodeHandle target = slowResponder(1, TIMEOUT.multipliedBy(2));
+        peers.rttSample(responder(2), TIMEOUT.multipliedBy(2).toNanos(), sim.now());
+        List<Long> results = new ArrayList<>();
+
+        p.probe(target, results::add);
+        sim.runToQuiescence();
+
+        assertEquals(List.of(TIMEOUT.multipliedBy(2).toNanos() + 2 * LATENCY), results);
+        assertEquals(0, p.lateAnswers());
     }
 }
