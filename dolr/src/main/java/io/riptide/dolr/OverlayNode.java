@@ -51,6 +51,7 @@ import io.riptide.dolr.membership.MembershipMessages.LeafSetGossip;
 import io.riptide.dolr.membership.MembershipMessages.Ping;
 import io.riptide.dolr.membership.MembershipMessages.Pong;
 import io.riptide.dolr.membership.MembershipMessages.RowReply;
+import io.riptide.dolr.membership.MembershipMessages.LeafSetRequest;
 import io.riptide.dolr.membership.MembershipMessages.RowRequest;
 import io.riptide.dolr.membership.Prober;
 import io.riptide.dolr.placement.PlaceResult;
@@ -131,7 +132,7 @@ public final class OverlayNode implements MessageHandler {
                 config.bloomHashes(), this::heldObjects);
         this.store = new ReplicaStore(config.maxReplicaBytes(), config.maxReplicas(), this::onEvicted, localArea::heldByNeighbour);
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
-                () -> membership().isJoined());
+                () -> membership().isJoined(), peer -> membership().learn(peer));
         // The hop sender and forwarder report suspects to membership, which is built after them.
         Consumer<NodeHandle> suspect = peer -> membership().suspect(peer);
         this.hops = new HopSender(env, peers, config.hopTimeoutFloor(), peer -> membership().learn(peer));
@@ -481,6 +482,8 @@ public final class OverlayNode implements MessageHandler {
             membership.onJoinState(from, state);
         } else if (m instanceof Announce) {
             membership.onAnnounce(from);
+        } else if (m instanceof LeafSetRequest) {
+            membership.onLeafSetRequest(from);
         } else if (m instanceof RowRequest request) {
             membership.onRowRequest(from, request);
         } else if (m instanceof RowReply reply) {

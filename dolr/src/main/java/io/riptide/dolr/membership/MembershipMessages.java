@@ -45,6 +45,10 @@ public final class MembershipMessages {
     public record LeafSetGossip(List<NodeHandle> leafSet) implements WireMessage {
     }
 
+    /** Asks a node for its whole leaf set, answered with a {@link LeafSetGossip}: to refill a gap a failure left. */
+    public record LeafSetRequest() implements WireMessage {
+    }
+
     /** Asks for one routing-table row (or, with row -1, the local neighbours). */
     public record RowRequest(int row) implements WireMessage {
     }
@@ -80,5 +84,6 @@ public final class MembershipMessages {
                     handles(out, m.entries());
                 },
                 in -> new RowReply(in.i32(-1, 39, "row"), in.list(MAX_HANDLES, r -> r.handle())));
+        codec.register(19, LeafSetRequest.class, (m, out) -> { }, in -> new LeafSetRequest());
     }
 }
