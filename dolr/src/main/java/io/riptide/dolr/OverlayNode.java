@@ -32,6 +32,10 @@ import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
 import io.riptide.dolr.location.LocationMessages.PublishAck;
 import io.riptide.dolr.location.LocationMessages.Publish;
+import io.riptide.dolr.location.LocationMessages.BodyRead;
+import io.riptide.dolr.location.LocationMessages.HeadRead;
+import io.riptide.dolr.location.LocationMessages.ReadBody;
+import io.riptide.dolr.location.LocationMessages.ReadHead;
 import io.riptide.dolr.location.LocationMessages.ReadReplica;
 import io.riptide.dolr.location.LocationMessages.ReplicaList;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
@@ -71,7 +75,9 @@ import io.riptide.dolr.routing.RoutingMessages.Hop;
 import io.riptide.dolr.routing.RoutingMessages.HopAck;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
-import io.riptide.dolr.store.ReplicaStore;
+import io.riptide.dolr.store.ReplicaStorage;
+import io.riptide.core.store.ContentStore;
+import io.riptide.dolr.placement.ReplicaCopier;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -82,7 +88,8 @@ import java.util.function.Function;
 /**
  * One overlay node: the DOLR's public face. Routing ({@link #route}), location ({@link #publish},
  * {@link #locate}, {@link #sendToObject}, {@link #anycast}), replica placement ({@link #place}) and a
- * bounded replica store, over any {@link Env}, real or simulated. It wires the parts together and
+ * bounded replica store (a {@link ContentStore}: in memory, or on disk with {@code riptide node --store}),
+ * over any {@link Env}, real or simulated. It wires the parts together and
  * dispatches incoming messages to them; each part lives in its own package.
  */
 public final class OverlayNode implements MessageHandler {
@@ -96,7 +103,8 @@ public final class OverlayNode implements MessageHandler {
     private final RouteForwarder forwarder;
     private final Prober prober;
     private final Membership membership;
-    private final ReplicaStore store;
+    private final ContentStore store;
+    private final ReplicaCopier copier;
     private final PointerStore pointers;
     private final LocalArea localArea;
     private final Location location;
@@ -108,6 +116,8 @@ public final class OverlayNode implements MessageHandler {
     // Service GUIDs this node provides: located like replicas, never evicted.
     private final Set<Id> services = new LinkedHashSet<>();
     private long malformed;
+    private long evictions;
+    private long nonMasterEvictions;
 
     /** A node running {@code app}. */
     public OverlayNode(Env env, DolrConfig config, OverlayApplication app) {
@@ -120,6 +130,15 @@ public final class OverlayNode implements MessageHandler {
      * not use it before the node starts.
      */
     public OverlayNode(Env env, DolrConfig config, Function<OverlayNode, OverlayApplication> appFactory) {
+        this(env, config, ReplicaStorage.inMemory(config.maxReplicaBytes(), config.maxReplicas()), appFactory);
+    }
+
+    /**
+     * A node keeping its replicas in {@code storage} (a disk store opened beforehand keeps what it held
+     * before a restart, and the node publishes it once it has joined), running the application
+     * {@code appFactory} makes for it.
+     */
+    public OverlayNode(Env env, DolrConfig config, ReplicaStorage storage, Function<OverlayNode, OverlayApplication> appFactory) {
         this.env = env;
         this.config = config;
         NodeHandle self = env.self();
@@ -129,7 +148,8 @@ public final class OverlayNode implements MessageHandler {
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
                 config.bloomHashes(), this::heldObjects);
-        this.store = new ReplicaStore(config.maxReplicaBytes(), config.maxReplicas(), this::onEvicted, localArea::heldByNeighbour);
+        this.store = storage.open(env, this::onEvicted, localArea::heldByNeighbour);
+        List<Id> recovered = store.guids(); // held before a restart: published once the node has joined
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined());
         // The hop sender and forwarder report suspects to membership, which is built after them.
@@ -137,7 +157,8 @@ public final class OverlayNode implements MessageHandler {
         this.hops = new HopSender(env, peers, config.hopTimeoutFloor(), peer -> membership().learn(peer));
         this.forwarder = new RouteForwarder(env, new Router(self, table, leafSet), peers, hops, config.hopRetries(), suspect);
         this.location = new Location(env, config, forwarder, hops, pointers,
-                guid -> store.contains(guid) || services.contains(guid), store::get, this::heldObjects, localArea,
+                guid -> store.contains(guid) || services.contains(guid), store::get,
+                guid -> store.head(guid).thenApply(head -> head == null ? null : head.toBytes()), this::heldObjects, localArea,
                 leafSet, peers, suspect,
                 (guid, payload, requester, requestId, hops) -> application().deliverToObject(guid, payload, requester, requestId, hops),
                 this::slotBackups);
@@ -163,17 +184,20 @@ public final class OverlayNode implements MessageHandler {
                 location.start();
                 localArea.start(config.bloomRefresh());
                 dissemination.start();
+                recovered.stream().filter(store::contains).forEach(OverlayNode.this::announce);
                 application().onJoined();
             }
         }, localArea::neighbours);
-        this.placement = new Placement(env, forwarder, store,
-                (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
+        this.copier = new ReplicaCopier(env, store,
+                (guid, done) -> location.locate(guid, new ReadHead(), config.defaultTtl(), true, done),
+                (replica, guid, done) -> location.readAt(replica, guid, config.defaultTtl(), done),
+                config.locateDeadline());
+        this.placement = new Placement(env, forwarder, store, copier,
                 (guid, copiedFrom) -> {
                     announce(guid);
                     tree().join(guid, copiedFrom);
                 }, config.locateDeadline().multipliedBy(2));
-        this.replication = new Replication(env, store,
-                (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
+        this.replication = new Replication(env, store, copier,
                 (guid, copiedFrom) -> {
                     announce(guid);
                     tree().join(guid, copiedFrom);
@@ -324,6 +348,10 @@ public final class OverlayNode implements MessageHandler {
     }
 
     private void onEvicted(Id guid) {
+        evictions++;
+        if (localArea.heldByNeighbour(guid)) {
+            nonMasterEvictions++;
+        }
         replication.forget(guid);
         location.unpublish(guid);
         dissemination.leave(guid);
@@ -507,6 +535,12 @@ public final class OverlayNode implements MessageHandler {
             access.onAnycast(anycast);
         } else if (m instanceof ReplicaRead read) {
             location.onReplicaRead(from, read);
+        } else if (m instanceof HeadRead read) {
+            location.onHeadRead(from, read);
+        } else if (m instanceof ReadBody read) {
+            copier.onReadBody(from, read);
+        } else if (m instanceof BodyRead read) {
+            copier.onBodyRead(from, read);
         } else if (m instanceof ClaimReply reply) {
             leases.onReply(reply);
         } else if (m instanceof LocateFailed failed) {
@@ -563,8 +597,29 @@ public final class OverlayNode implements MessageHandler {
         return peers;
     }
 
-    public ReplicaStore replicas() {
+    /** The replicas this node holds. */
+    public ContentStore replicas() {
         return store;
+    }
+
+    /** Replicas that left this node's store to make room. */
+    public long replicaEvictions() {
+        return evictions;
+    }
+
+    /** Of those, copies a local-area neighbour's filter said it also held (the master-preserving rule's choice, or chance). */
+    public long nonMasterEvictions() {
+        return nonMasterEvictions;
+    }
+
+    /** What this node's digest-first replica copies did. */
+    public ReplicaCopier.Stats copyStats() {
+        return copier.stats();
+    }
+
+    /** Flushes and closes the replica store: a disk store writes its checkpoint. Call after the node stopped. */
+    public void closeStore() {
+        store.close();
     }
 
     public PointerStore pointers() {

@@ -94,7 +94,7 @@ public final class NodeReport implements StatusSource {
                 }
             }
             return new Snapshot(n.self().id(), n.self().address().toString(), n.isJoined(), rows, table.all().size(), leaves,
-                    near, n.replicas().size(), n.replicas().bytes(), n.replicas().guids().stream().limit(LISTED).toList(),
+                    near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
                     n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.malformed(),
                     n.routesDropped(), n.probesSent());
         }

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A node's replicas, each payload stored once (the duplicate storage avoidance of Mogul, Chan and
@@ -377,6 +378,44 @@ public final class ContentStore implements AutoCloseable {
     /** The head of {@code guid}'s replica (what a digest-first transfer sends first), or null. */
     public CompletableFuture<ReplicaHead> head(Id guid) {
         return tier.get(guid).thenApply(ReplicaHead::fromBytes);
+    }
+
+    /**
+     * The body whose SHA-256 (computed here when it was stored) is {@code digest}, or null: what a
+     * digest-first transfer sends a reader that lacks it. Completes on the tier's I/O stage.
+     */
+    public CompletableFuture<byte[]> body(byte[] digest) {
+        if (digest == null || digest.length != ReplicaHead.DIGEST_BYTES) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Id key = ReplicaHead.bodyKey(digest);
+        return tier.get(key).thenApply(record -> {
+            Body body = record == null ? null : bodyOf(key, record);
+            if (body == null || !Arrays.equals(body.digest, digest)) {
+                return null;
+            }
+            return Arrays.copyOfRange(record, 1 + ReplicaHead.DIGEST_BYTES, record.length);
+        });
+    }
+
+    /**
+     * Whether {@code test} holds for every object that the tier's record {@code key} serves: for an
+     * object record, its GUID; for a body record, each GUID using it, and there must be one. False for
+     * an unreferenced body and for a key the store does not know (a put in progress: its body is
+     * stored before the object naming it). A tier's victim preference asks this, so a body goes early
+     * when every object using it could go.
+     */
+    public boolean everyObjectOf(Id key, Predicate<Id> test) {
+        lock.lock();
+        try {
+            if (objects.containsKey(key)) {
+                return test.test(key);
+            }
+            Body b = bodies.get(key);
+            return b != null && !b.users.isEmpty() && b.users.stream().allMatch(test);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Whether a replica of {@code guid} is held. */
