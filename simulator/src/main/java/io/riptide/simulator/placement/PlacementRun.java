@@ -1,6 +1,7 @@
 package io.riptide.simulator.placement;
 
 import io.riptide.core.id.Id;
+import io.riptide.simulator.workload.DistinctBodies;
 import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayNode;
@@ -41,13 +42,13 @@ public final class PlacementRun {
     /**
      * Places replicas of {@code guids} in {@code mode}, runs the load, and says what happened. All
      * primaries are on the primary's node; the i-th client (in {@link LoadSetup#clients()} order)
-     * reads {@code guids[i % n]}.
+     * reads {@code guids[i % n]}. Each object gets its own body of {@code data}'s length.
      */
     public Outcome run(PlacementMode mode, List<Id> guids, byte[] data) {
         Simulation sim = build.simulation();
         SimulatedOverlay overlay = build.overlay();
         for (Id guid : guids) {
-            overlay.node(setup.primary()).storeReplica(guid, data);
+            overlay.node(setup.primary()).storeReplica(guid, DistinctBodies.of(guid, data.length));
         }
         sim.runFor(Duration.ofSeconds(2).toNanos());
         List<Integer> clients = setup.clients();

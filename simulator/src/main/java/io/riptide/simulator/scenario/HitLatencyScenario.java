@@ -1,6 +1,7 @@
 package io.riptide.simulator.scenario;
 
 import io.riptide.core.id.Id;
+import io.riptide.simulator.workload.DistinctBodies;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.simulation.SimulatedOverlay;
@@ -85,9 +86,10 @@ public final class HitLatencyScenario implements Scenario {
                 Id guid = Id.hash(f.url());
                 guids.put(f.url(), guid);
                 int primary = random.nextInt(topology.hostCount());
-                overlay.node(primary).storeReplica(guid, new byte[f.sizeBytes()]);
+                byte[] body = DistinctBodies.of(guid, f.sizeBytes()); // one body per document, as on the web
+                overlay.node(primary).storeReplica(guid, body);
                 for (int v : replicaNodes) {
-                    overlay.node(v).storeReplica(guid, new byte[f.sizeBytes()]);
+                    overlay.node(v).storeReplica(guid, body);
                 }
             }
             progress.step();
