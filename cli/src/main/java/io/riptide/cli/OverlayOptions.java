@@ -59,7 +59,7 @@ final class OverlayOptions {
     private Long memoryMb;
 
     @Option(names = "--store-policy", paramLabel = "POLICY",
-            description = "The disk tier's layout: log (a circular log, any object size) or setmem "
+            description = "The disk tier's layout: log (a circular log, objects up to 4 MiB) or setmem "
                     + "(a disk table of 64 KiB slots, objects up to that); needs --store (default: log).")
     private String storePolicy;
 

@@ -77,6 +77,9 @@ import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
 import io.riptide.dolr.store.ReplicaStorage;
 import io.riptide.core.store.ContentStore;
+import io.riptide.core.store.TieredStore;
+import io.riptide.core.store.disk.DiskStats;
+import io.riptide.core.store.disk.DiskTier;
 import io.riptide.dolr.placement.ReplicaCopier;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -610,6 +613,14 @@ public final class OverlayNode implements MessageHandler {
     /** Of those, copies a local-area neighbour's filter said it also held (the master-preserving rule's choice, or chance). */
     public long nonMasterEvictions() {
         return nonMasterEvictions;
+    }
+
+    /** The disk tier's counters if this node keeps its replicas on disk; empty for an in-memory store. */
+    public java.util.Optional<DiskStats.Snapshot> diskStats() {
+        if (store.tier() instanceof TieredStore tiered && tiered.backing() instanceof DiskTier disk) {
+            return java.util.Optional.of(disk.stats());
+        }
+        return java.util.Optional.empty();
     }
 
     /** What this node's digest-first replica copies did. */
