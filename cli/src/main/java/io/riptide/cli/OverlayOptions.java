@@ -118,7 +118,7 @@ final class OverlayOptions {
             for (String given : new String[] {diskGb != null ? "--disk-gb" : null, memoryMb != null ? "--memory-mb" : null,
                     storePolicy != null ? "--store-policy" : null}) {
                 if (given != null) {
-                    throw new ParameterException(spec.commandLine(), given + " sizes the disk store: give --store DIR too");
+                    throw new ParameterException(spec.commandLine(), given + " configures the disk store: give --store DIR too");
                 }
             }
             return null;
