@@ -38,7 +38,8 @@ public record MemoryStorage(long maxBytes, int maxReplicas) implements ReplicaSt
             return s != null && s.everyObjectOf(key, heldNearby);
         };
         // MapTier reports evictions during the put that caused them, on the caller's thread: the loop.
-        store.set(ContentStore.open(hook -> new MapTier(maxBytes, 2L * maxReplicas, hook, nonMaster), evicted));
+        store.set(ContentStore.open(hook -> new MapTier(maxBytes, 2L * maxReplicas, hook, nonMaster), evicted,
+                ContentStore.ReplacedBodies.DROP));
         return store.get();
     }
 }

@@ -105,4 +105,19 @@ class MemoryStorageTest {
         assertEquals(List.of(), evicted);
         assertArrayEquals(bytes(1000, 7), store.get(Id.hash("url 9")).join());
     }
+
+    @Test
+    void aNewVersionFreesTheOldBodyAtOnceSoItTakesNoRoomFromLiveObjects() {
+        ContentStore store = store(1 << 20, 100, guid -> false);
+        store.put(A, bytes(1000, 1));
+        store.put(A, bytes(1000, 2));
+        assertEquals(1, store.bodies(), "the old version's body went with it");
+        assertEquals(1000, store.payloadBytes());
+        assertArrayEquals(bytes(1000, 2), store.get(A).join());
+
+        store.put(B, bytes(1000, 2));
+        store.put(B, bytes(1000, 3));
+        assertEquals(2, store.bodies(), "a body another object still uses stays");
+        assertArrayEquals(bytes(1000, 2), store.get(A).join());
+    }
 }

@@ -65,8 +65,17 @@ public final class ContentStore implements AutoCloseable {
     /** First byte of a body record. */
     static final int BODY_TYPE = 2;
 
+    /** What becomes of a body no object uses any more after a put of a new version. */
+    public enum ReplacedBodies {
+        /** Left in the tier, unreferenced, until its replacement drops it: DTD's rotation case (a disk tier). */
+        KEEP,
+        /** Dropped at once, so it does not take room from live objects (a small memory tier). */
+        DROP
+    }
+
     private final RecordTier tier;
     private final Consumer<Id> onEvict;
+    private final ReplacedBodies replaced;
     private final ReentrantLock lock = new ReentrantLock();
     private final Queue<Id> tierEvictions = new ConcurrentLinkedQueue<>();
     // guid -> key of the body it uses
@@ -88,8 +97,9 @@ public final class ContentStore implements AutoCloseable {
         }
     }
 
-    private ContentStore(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict) {
+    private ContentStore(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict, ReplacedBodies replaced) {
         this.onEvict = onEvict;
+        this.replaced = replaced;
         this.tier = tierFactory.apply(this::onTierEviction);
     }
 
@@ -99,7 +109,16 @@ public final class ContentStore implements AutoCloseable {
      * GUIDs that leave the store other than by {@link #remove} go to {@code onEvict}. Blocks for the scan.
      */
     public static ContentStore open(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict) {
-        ContentStore store = new ContentStore(tierFactory, onEvict);
+        return open(tierFactory, onEvict, ReplacedBodies.KEEP);
+    }
+
+    /**
+     * As {@link #open(Function, Consumer)}, choosing what becomes of a body a new version leaves
+     * unused: kept for the rotation case, or dropped at once where room is scarce.
+     */
+    public static ContentStore open(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict,
+                                    ReplacedBodies replaced) {
+        ContentStore store = new ContentStore(tierFactory, onEvict, replaced);
         store.rebuild();
         return store;
     }
@@ -248,7 +267,10 @@ public final class ContentStore implements AutoCloseable {
         if (oldKey != null && !oldKey.equals(bodyKey)) {
             Body old = bodies.get(oldKey);
             if (old != null) {
-                old.users.remove(guid); // an unreferenced old body stays: see "Reference counts"
+                old.users.remove(guid); // an unreferenced old body stays (see "Reference counts") unless DROP
+                if (old.users.isEmpty() && replaced == ReplacedBodies.DROP) {
+                    dropBody(oldKey);
+                }
             }
         }
         b.users.add(guid);
