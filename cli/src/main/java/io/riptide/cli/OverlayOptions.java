@@ -6,6 +6,7 @@ import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import io.riptide.core.store.disk.DiskPolicy;
 import io.riptide.dolr.store.StoreSettings;
+import io.riptide.dolr.store.StoreUnavailableException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -155,9 +156,8 @@ final class OverlayOptions {
         StoreSettings disk = store();
         try {
             return OverlayServer.start(settings.withStore(disk));
-        } catch (java.io.UncheckedIOException e) {
-            throw new CommandFailure("cannot open the replica store in " + store + ": " + e.getMessage()
-                    + "; check that the directory is writable and has room for --disk-gb", e);
+        } catch (StoreUnavailableException e) {
+            throw new CommandFailure(e.getMessage() + "; check that --store names a writable directory with room for --disk-gb", e);
         } catch (RuntimeException e) {
             throw CommandFailure.listening(e, host, port, "--port", "--host");
         }

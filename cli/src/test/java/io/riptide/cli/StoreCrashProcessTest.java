@@ -99,6 +99,7 @@ class StoreCrashProcessTest {
             assertTrue(reported >= DURABLE, "reported " + reported);
             try (OverlayServer reader = OverlayServer.start(ServerSettings.of(key(), anyPort()).joining(address))) {
                 assertTrue(reader.awaitJoined(WAIT));
+                awaitPointers(reader, (int) reported);
                 int served = 0;
                 for (Map.Entry<Id, byte[]> e : inserted.entrySet()) {
                     LocateResult r = read(reader, e.getKey());
@@ -114,6 +115,19 @@ class StoreCrashProcessTest {
             }
         } finally {
             again.close();
+        }
+    }
+
+    /**
+     * Waits until {@code reader} holds pointers for {@code objects} objects: the node it joined hands
+     * them over just after the join completes, and a read before that finds no pointer at a root.
+     */
+    static void awaitPointers(OverlayServer reader, int objects) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (reader.call(n -> n.pointers().size()).get(SECONDS, TimeUnit.SECONDS) < objects) {
+            assertTrue(System.nanoTime() < deadline, "the reader got no pointers for the " + objects + " objects");
+            // Polling interval only; the deadline above is the bound.
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000);
         }
     }
 

@@ -31,14 +31,17 @@ public final class DiskStorage implements ReplicaStorage {
     private DiskStorage(StoreSettings settings) {
         try {
             Files.createDirectories(settings.dir());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the store directory " + settings.dir(), e);
+            this.store = ContentStore.open(hook -> new TieredStore(new MemoryTier(settings.memoryBytes(), key -> { }),
+                    backingHook -> DiskTier.open(settings.diskTier(), backingHook), hook), guid -> sink.accept(guid));
+        } catch (IOException | UncheckedIOException e) {
+            throw new StoreUnavailableException(settings.dir().toString(), e);
         }
-        this.store = ContentStore.open(hook -> new TieredStore(new MemoryTier(settings.memoryBytes(), key -> { }),
-                backingHook -> DiskTier.open(settings.diskTier(), backingHook), hook), guid -> sink.accept(guid));
     }
 
-    /** Opens (or creates) the store in {@code settings.dir()}, recovering what it held. Blocks: not on an event loop. */
+    /**
+     * Opens (or creates) the store in {@code settings.dir()}, recovering what it held. Blocks: not on
+     * an event loop. Throws {@link StoreUnavailableException} if its files cannot be created or read.
+     */
     public static DiskStorage open(StoreSettings settings) {
         return new DiskStorage(settings);
     }

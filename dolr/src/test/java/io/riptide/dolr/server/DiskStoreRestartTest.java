@@ -78,6 +78,13 @@ class DiskStoreRestartTest {
                     "the shared body is still stored once");
             try (OverlayServer reader = OverlayServer.start(ServerSettings.of(key(2), ANY_PORT).joining(again.address()))) {
                 assertTrue(reader.awaitJoined(WAIT));
+                // The restarted node hands its pointers over just after the join; a read before
+                // that could reach a root without them.
+                long deadline = System.nanoTime() + WAIT.toNanos();
+                while (reader.call(n -> n.pointers().size()).get(WAIT.toSeconds(), TimeUnit.SECONDS) < objects.size()) {
+                    assertTrue(System.nanoTime() < deadline, "the reader got no pointers for the restarted node's objects");
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000); // polling interval only
+                }
                 for (Map.Entry<Id, byte[]> e : objects.entrySet()) {
                     LocateResult r = read(reader, e.getKey());
                     assertTrue(r.found(), "found " + e.getKey().shortHex() + ": " + r);
