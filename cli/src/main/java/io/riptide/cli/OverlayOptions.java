@@ -2,9 +2,9 @@ package io.riptide.cli;
 
 import io.riptide.cli.errors.CommandFailure;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.store.disk.DiskPolicy;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
-import io.riptide.core.store.disk.DiskPolicy;
 import io.riptide.dolr.store.StoreSettings;
 import io.riptide.dolr.store.StoreUnavailableException;
 import java.net.InetAddress;

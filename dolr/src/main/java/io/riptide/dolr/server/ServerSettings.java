@@ -8,11 +8,11 @@ import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.store.StoreSettings;
 import io.riptide.dolr.transport.TransportConfig;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import io.riptide.dolr.store.StoreSettings;
 
 /**
  * What an {@link OverlayServer} runs: the node's key, where it listens, whom it joins through, and

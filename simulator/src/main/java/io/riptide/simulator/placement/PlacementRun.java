@@ -1,12 +1,12 @@
 package io.riptide.simulator.placement;
 
 import io.riptide.core.id.Id;
-import io.riptide.simulator.workload.DistinctBodies;
 import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.overlay.OverlayBuild;
+import io.riptide.simulator.workload.DistinctBodies;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

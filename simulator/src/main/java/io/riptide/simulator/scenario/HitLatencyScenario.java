@@ -1,7 +1,6 @@
 package io.riptide.simulator.scenario;
 
 import io.riptide.core.id.Id;
-import io.riptide.simulator.workload.DistinctBodies;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.simulation.SimulatedOverlay;
@@ -12,6 +11,7 @@ import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.report.ResultJson;
 import io.riptide.simulator.report.SampleSummary;
 import io.riptide.simulator.topology.TransitStubTopology;
+import io.riptide.simulator.workload.DistinctBodies;
 import io.riptide.simulator.workload.SpecWebFileSet;
 import io.riptide.simulator.workload.WebFile;
 import java.time.Duration;
