@@ -2,17 +2,26 @@ package io.riptide.cli;
 
 import io.riptide.cli.errors.CommandFailure;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.store.disk.DiskPolicy;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
+import io.riptide.dolr.store.StoreSettings;
+import io.riptide.dolr.store.StoreUnavailableException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** The options every command that runs an overlay node shares: where it listens, whom it joins, how often it reports. */
+/**
+ * The options every command that runs an overlay node shares: where it listens, whom it joins, how
+ * often it reports, and where it keeps its replicas.
+ */
 final class OverlayOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -37,10 +46,29 @@ final class OverlayOptions {
             description = "How long --join may take before the command gives up with exit code 1 (default: ${DEFAULT-VALUE}).")
     private Duration joinTimeout;
 
-    /** The address to listen on; a usage error if the port, the host or a period is bad. */
+    @Option(names = "--store", paramLabel = "DIR",
+            description = "Keep replicas on disk in DIR (created if missing), with a memory tier for hot objects; "
+                    + "a restart with the same DIR brings them back (default: in memory only, lost on exit).")
+    private Path store;
+
+    @Option(names = "--disk-gb", paramLabel = "N",
+            description = "Size of the disk tier's file in GB, e.g. 100 or 0.5; needs --store (default: 10).")
+    private Double diskGb;
+
+    @Option(names = "--memory-mb", paramLabel = "M",
+            description = "Size of the memory tier in front of the disk, in MB; needs --store (default: 256).")
+    private Long memoryMb;
+
+    @Option(names = "--store-policy", paramLabel = "POLICY",
+            description = "The disk tier's layout: log (a circular log, objects up to 4 MiB) or setmem "
+                    + "(a disk table of 64 KiB slots, objects up to that); needs --store (default: log).")
+    private String storePolicy;
+
+    /** The address to listen on; a usage error if the port, the host, a period or a store option is bad. */
     NodeAddress listen() {
         statusEvery();
         joinTimeout();
+        store();
         if (port < 0 || port > 0xffff) {
             throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, got " + port);
         }
@@ -82,10 +110,54 @@ final class OverlayOptions {
         return joinTimeout;
     }
 
-    /** Starts the node, turning a port in use or a foreign address into a message that says what to do. */
+    /**
+     * The disk store the options describe, or null to keep replicas in memory; a usage error naming the
+     * option if a value is bad, or if a size or policy is given without {@code --store}.
+     */
+    StoreSettings store() {
+        if (store == null) {
+            for (String given : new String[] {diskGb != null ? "--disk-gb" : null, memoryMb != null ? "--memory-mb" : null,
+                    storePolicy != null ? "--store-policy" : null}) {
+                if (given != null) {
+                    throw new ParameterException(spec.commandLine(), given + " configures the disk store: give --store DIR too");
+                }
+            }
+            return null;
+        }
+        double gb = diskGb == null ? 10 : diskGb;
+        long diskBytes = (long) (gb * (1L << 30));
+        if (!(gb > 0) || Double.isInfinite(gb) || diskBytes < StoreSettings.MIN_DISK_BYTES) {
+            throw new ParameterException(spec.commandLine(), "--disk-gb must be at least "
+                    + (double) StoreSettings.MIN_DISK_BYTES / (1L << 30) + " (32 MiB), got " + diskGb);
+        }
+        long mb = memoryMb == null ? 256 : memoryMb;
+        if (mb < 1 || mb > (1L << 40)) {
+            throw new ParameterException(spec.commandLine(), "--memory-mb must be at least 1, got " + memoryMb);
+        }
+        DiskPolicy policy;
+        String p = storePolicy == null ? "log" : storePolicy.toLowerCase(Locale.ROOT);
+        switch (p) {
+            case "log" -> policy = DiskPolicy.LOG;
+            case "setmem" -> policy = DiskPolicy.SETMEM;
+            default -> throw new ParameterException(spec.commandLine(),
+                    "--store-policy must be log or setmem, got '" + storePolicy + "'");
+        }
+        if (Files.exists(store) && !Files.isDirectory(store)) {
+            throw new ParameterException(spec.commandLine(), "--store: " + store + " is a file, not a directory");
+        }
+        return new StoreSettings(store, diskBytes, mb << 20, policy);
+    }
+
+    /**
+     * Starts the node (with the disk store, if {@code --store} was given), turning a port in use or a
+     * foreign address into a message that says what to do.
+     */
     OverlayServer start(ServerSettings settings) {
+        StoreSettings disk = store();
         try {
-            return OverlayServer.start(settings);
+            return OverlayServer.start(settings.withStore(disk));
+        } catch (StoreUnavailableException e) {
+            throw new CommandFailure(e.getMessage() + "; check that --store names a writable directory with room for --disk-gb", e);
         } catch (RuntimeException e) {
             throw CommandFailure.listening(e, host, port, "--port", "--host");
         }

@@ -106,7 +106,7 @@ class CrowdAndUpdateTest {
             while (System.nanoTime() < deadline && allUpdated < 0) {
                 boolean all = true;
                 for (OverlayServer s : holders) {
-                    byte[] data = s.call(n -> n.replicas().get(guid)).get(5, TimeUnit.SECONDS);
+                    byte[] data = s.call(n -> n.replicas().get(guid).join()).get(5, TimeUnit.SECONDS);
                     CachedCopy copy = CachedCopy.fromBytes(data, 1 << 20);
                     all &= copy.object().certificate().version() == 2;
                 }
@@ -118,7 +118,7 @@ class CrowdAndUpdateTest {
             }
             assertTrue(allUpdated > 0, "every replica got version 2");
             for (OverlayServer s : holders) {
-                byte[] data = s.call(n -> n.replicas().get(guid)).get(5, TimeUnit.SECONDS);
+                byte[] data = s.call(n -> n.replicas().get(guid).join()).get(5, TimeUnit.SECONDS);
                 assertArrayEquals("second edition".getBytes(StandardCharsets.UTF_8),
                         CachedCopy.fromBytes(data, 1 << 20).object().response().body());
             }

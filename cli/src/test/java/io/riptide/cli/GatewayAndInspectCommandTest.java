@@ -59,6 +59,8 @@ class GatewayAndInspectCommandTest {
         assertTrue(cli.err().contains("--join: expected HOST:PORT, got 'nowhere'"), cli.err());
         assertEquals(2, cli.run("gateway", "--key", dir.resolve("g.key").toString(), "--port", "0", "--max-object-mb", "99"));
         assertTrue(cli.err().contains("--max-object-mb must be between 1 and 14, got 99"), cli.err());
+        assertEquals(2, cli.run("gateway", "--key", dir.resolve("g.key").toString(), "--port", "0", "--store-policy", "setmem"));
+        assertTrue(cli.err().contains("riptide gateway: --store-policy configures the disk store: give --store DIR too"), cli.err());
         assertEquals(2, cli.run("gateway", "--key", dir.resolve("g.key").toString(), "--port", "0",
                 "--publisher", "news.example.org=ed25519:not-a-key"));
         assertTrue(cli.err().contains("riptide gateway: --publisher: not an Ed25519 public key"), cli.err());

@@ -50,6 +50,21 @@ class NodeCommandTest {
     }
 
     @Test
+    void badStoreOptionsAreUsageErrorsNamingTheOption() {
+        assertEquals(2, cli.run("node", "--port", "0", "--store", "/tmp/riptide-never-created", "--disk-gb", "0.01"));
+        assertTrue(cli.err().contains("riptide node: --disk-gb must be at least 0.03125 (32 MiB), got 0.01"), cli.err());
+        assertEquals(2, cli.run("node", "--port", "0", "--store", "/tmp/riptide-never-created", "--memory-mb", "0"));
+        assertTrue(cli.err().contains("riptide node: --memory-mb must be at least 1, got 0"), cli.err());
+        assertEquals(2, cli.run("node", "--port", "0", "--store", "/tmp/riptide-never-created", "--store-policy", "btree"));
+        assertTrue(cli.err().contains("riptide node: --store-policy must be log or setmem, got 'btree'"), cli.err());
+        assertEquals(2, cli.run("node", "--port", "0", "--disk-gb", "5"));
+        assertTrue(cli.err().contains("riptide node: --disk-gb configures the disk store: give --store DIR too"), cli.err());
+        assertEquals(2, cli.run("node", "--port", "0", "--disk-gb", "lots"));
+        assertTrue(cli.err().contains("--disk-gb"), cli.err());
+        assertTrue(!java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/riptide-never-created")), "nothing was created");
+    }
+
+    @Test
     void thePortIsRequired() {
         assertEquals(2, cli.run("node"));
         assertTrue(cli.err().contains("--port"), cli.err());

@@ -114,6 +114,14 @@ final class NodeProcess implements AutoCloseable {
         return process.waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS);
     }
 
+    /** Kills the process at once with SIGKILL, as a crash would (no shutdown hook runs), and waits until it is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS)) {
+            throw new AssertionError(name + " survived SIGKILL for " + STOP_WAIT);
+        }
+    }
+
     /** Kills the process if it is still running. */
     @Override
     public void close() throws InterruptedException {

@@ -47,6 +47,15 @@ class RuntimeErrorsTest {
     }
 
     @Test
+    void aStoreThatCannotBeCreatedSaysWhereAndExits1() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "not a directory");
+        Path store = file.resolve("store");
+        assertEquals(1, cli.run("node", "--port", "0", "--store", store.toString(), "--disk-gb", "0.05"));
+        assertTrue(cli.err().startsWith("riptide node: cannot open the replica store in " + store + ": "), cli.err());
+        assertTrue(cli.err().endsWith("; check that --store names a writable directory with room for --disk-gb" + N), cli.err());
+    }
+
+    @Test
     void aProxyOnAPortInUseSaysSoAndExits1() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();

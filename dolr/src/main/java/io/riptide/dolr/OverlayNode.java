@@ -5,11 +5,17 @@ import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.MessageHandler;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.store.ContentStore;
+import io.riptide.core.store.TieredStore;
+import io.riptide.core.store.disk.DiskStats;
+import io.riptide.core.store.disk.DiskTier;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.bloom.BloomMessages.BloomAd;
 import io.riptide.dolr.bloom.BloomMessages.BloomPull;
 import io.riptide.dolr.bloom.LocalArea;
 import io.riptide.dolr.client.AccessPoint;
+import io.riptide.dolr.client.ClientMessages.ClientAnycast;
+import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.dissemination.Dissemination;
 import io.riptide.dolr.dissemination.TreeMessages.Attach;
 import io.riptide.dolr.dissemination.TreeMessages.Attached;
@@ -20,26 +26,28 @@ import io.riptide.dolr.dissemination.TreeMessages.Seek;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
 import io.riptide.dolr.dissemination.TreeStats;
 import io.riptide.dolr.dissemination.TreeView;
-import io.riptide.dolr.client.ClientMessages.ClientAnycast;
-import io.riptide.dolr.client.ClientMessages.ClientRead;
+import io.riptide.dolr.lease.LeaseMessages.Claim;
+import io.riptide.dolr.lease.LeaseMessages.ClaimReply;
+import io.riptide.dolr.lease.LeaseResult;
+import io.riptide.dolr.lease.Leases;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.location.Location;
+import io.riptide.dolr.location.LocationMessages.BodyRead;
 import io.riptide.dolr.location.LocationMessages.Found;
+import io.riptide.dolr.location.LocationMessages.HeadRead;
 import io.riptide.dolr.location.LocationMessages.ListReplicas;
 import io.riptide.dolr.location.LocationMessages.Locate;
 import io.riptide.dolr.location.LocationMessages.LocateFailed;
 import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
-import io.riptide.dolr.location.LocationMessages.PublishAck;
 import io.riptide.dolr.location.LocationMessages.Publish;
+import io.riptide.dolr.location.LocationMessages.PublishAck;
+import io.riptide.dolr.location.LocationMessages.ReadBody;
+import io.riptide.dolr.location.LocationMessages.ReadHead;
 import io.riptide.dolr.location.LocationMessages.ReadReplica;
 import io.riptide.dolr.location.LocationMessages.ReplicaList;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
-import io.riptide.dolr.lease.LeaseMessages.Claim;
-import io.riptide.dolr.lease.LeaseMessages.ClaimReply;
-import io.riptide.dolr.lease.LeaseResult;
-import io.riptide.dolr.lease.Leases;
 import io.riptide.dolr.location.PointerStore;
 import io.riptide.dolr.membership.Membership;
 import io.riptide.dolr.membership.MembershipListener;
@@ -61,6 +69,7 @@ import io.riptide.dolr.placement.PlacementMessages.Placed;
 import io.riptide.dolr.placement.PlacementMessages.Replicate;
 import io.riptide.dolr.placement.PlacementMessages.Replicated;
 import io.riptide.dolr.placement.PlacementMessages.Retire;
+import io.riptide.dolr.placement.ReplicaCopier;
 import io.riptide.dolr.placement.Replication;
 import io.riptide.dolr.routing.HopSender;
 import io.riptide.dolr.routing.LeafSet;
@@ -72,7 +81,7 @@ import io.riptide.dolr.routing.RoutingMessages.Hop;
 import io.riptide.dolr.routing.RoutingMessages.HopAck;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
-import io.riptide.dolr.store.ReplicaStore;
+import io.riptide.dolr.store.ReplicaStorage;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -83,7 +92,8 @@ import java.util.function.Function;
 /**
  * One overlay node: the DOLR's public face. Routing ({@link #route}), location ({@link #publish},
  * {@link #locate}, {@link #sendToObject}, {@link #anycast}), replica placement ({@link #place}) and a
- * bounded replica store, over any {@link Env}, real or simulated. It wires the parts together and
+ * bounded replica store (a {@link ContentStore}: in memory, or on disk with {@code riptide node --store}),
+ * over any {@link Env}, real or simulated. It wires the parts together and
  * dispatches incoming messages to them; each part lives in its own package.
  */
 public final class OverlayNode implements MessageHandler {
@@ -97,7 +107,8 @@ public final class OverlayNode implements MessageHandler {
     private final RouteForwarder forwarder;
     private final Prober prober;
     private final Membership membership;
-    private final ReplicaStore store;
+    private final ContentStore store;
+    private final ReplicaCopier copier;
     private final PointerStore pointers;
     private final LocalArea localArea;
     private final Location location;
@@ -109,6 +120,8 @@ public final class OverlayNode implements MessageHandler {
     // Service GUIDs this node provides: located like replicas, never evicted.
     private final Set<Id> services = new LinkedHashSet<>();
     private long malformed;
+    private long evictions;
+    private long nonMasterEvictions;
 
     /** A node running {@code app}. */
     public OverlayNode(Env env, DolrConfig config, OverlayApplication app) {
@@ -121,6 +134,15 @@ public final class OverlayNode implements MessageHandler {
      * not use it before the node starts.
      */
     public OverlayNode(Env env, DolrConfig config, Function<OverlayNode, OverlayApplication> appFactory) {
+        this(env, config, ReplicaStorage.inMemory(config.maxReplicaBytes(), config.maxReplicas()), appFactory);
+    }
+
+    /**
+     * A node keeping its replicas in {@code storage} (a disk store opened beforehand keeps what it held
+     * before a restart, and the node publishes it once it has joined), running the application
+     * {@code appFactory} makes for it.
+     */
+    public OverlayNode(Env env, DolrConfig config, ReplicaStorage storage, Function<OverlayNode, OverlayApplication> appFactory) {
         this.env = env;
         this.config = config;
         NodeHandle self = env.self();
@@ -130,7 +152,8 @@ public final class OverlayNode implements MessageHandler {
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
                 config.bloomHashes(), this::heldObjects);
-        this.store = new ReplicaStore(config.maxReplicaBytes(), config.maxReplicas(), this::onEvicted, localArea::heldByNeighbour);
+        this.store = storage.open(env, this::onEvicted, localArea::heldByNeighbour);
+        List<Id> recovered = store.guids(); // held before a restart: published once the node has joined
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined(), peer -> membership().learn(peer));
         // The hop sender and forwarder report suspects to membership, which is built after them.
@@ -138,7 +161,8 @@ public final class OverlayNode implements MessageHandler {
         this.hops = new HopSender(env, peers, config.hopTimeoutFloor(), peer -> membership().learn(peer));
         this.forwarder = new RouteForwarder(env, new Router(self, table, leafSet), peers, hops, config.hopRetries(), suspect);
         this.location = new Location(env, config, forwarder, hops, pointers,
-                guid -> store.contains(guid) || services.contains(guid), store::get, this::heldObjects, localArea,
+                guid -> store.contains(guid) || services.contains(guid), store::get,
+                guid -> store.head(guid).thenApply(head -> head == null ? null : head.toBytes()), this::heldObjects, localArea,
                 leafSet, peers, suspect,
                 (guid, payload, requester, requestId, hops) -> application().deliverToObject(guid, payload, requester, requestId, hops),
                 this::slotBackups);
@@ -164,17 +188,20 @@ public final class OverlayNode implements MessageHandler {
                 location.start();
                 localArea.start(config.bloomRefresh());
                 dissemination.start();
+                recovered.stream().filter(store::contains).forEach(OverlayNode.this::announce);
                 application().onJoined();
             }
         }, localArea::neighbours);
-        this.placement = new Placement(env, forwarder, store,
-                (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
+        this.copier = new ReplicaCopier(env, store,
+                (guid, done) -> location.locate(guid, new ReadHead(), config.defaultTtl(), true, done),
+                (replica, guid, done) -> location.readAt(replica, guid, config.defaultTtl(), done),
+                config.locateDeadline());
+        this.placement = new Placement(env, forwarder, store, copier,
                 (guid, copiedFrom) -> {
                     announce(guid);
                     tree().join(guid, copiedFrom);
                 }, config.locateDeadline().multipliedBy(2));
-        this.replication = new Replication(env, store,
-                (guid, done) -> location.locate(guid, new ReadReplica(), config.defaultTtl(), true, done),
+        this.replication = new Replication(env, store, copier,
                 (guid, copiedFrom) -> {
                     announce(guid);
                     tree().join(guid, copiedFrom);
@@ -325,6 +352,10 @@ public final class OverlayNode implements MessageHandler {
     }
 
     private void onEvicted(Id guid) {
+        evictions++;
+        if (localArea.heldByNeighbour(guid)) {
+            nonMasterEvictions++;
+        }
         replication.forget(guid);
         location.unpublish(guid);
         dissemination.leave(guid);
@@ -510,6 +541,12 @@ public final class OverlayNode implements MessageHandler {
             access.onAnycast(anycast);
         } else if (m instanceof ReplicaRead read) {
             location.onReplicaRead(from, read);
+        } else if (m instanceof HeadRead read) {
+            location.onHeadRead(from, read);
+        } else if (m instanceof ReadBody read) {
+            copier.onReadBody(from, read);
+        } else if (m instanceof BodyRead read) {
+            copier.onBodyRead(from, read);
         } else if (m instanceof ClaimReply reply) {
             leases.onReply(reply);
         } else if (m instanceof LocateFailed failed) {
@@ -566,8 +603,37 @@ public final class OverlayNode implements MessageHandler {
         return peers;
     }
 
-    public ReplicaStore replicas() {
+    /** The replicas this node holds. */
+    public ContentStore replicas() {
         return store;
+    }
+
+    /** Replicas that left this node's store to make room. */
+    public long replicaEvictions() {
+        return evictions;
+    }
+
+    /** Of those, copies a local-area neighbour's filter said it also held (the master-preserving rule's choice, or chance). */
+    public long nonMasterEvictions() {
+        return nonMasterEvictions;
+    }
+
+    /** The disk tier's counters if this node keeps its replicas on disk; empty for an in-memory store. */
+    public java.util.Optional<DiskStats.Snapshot> diskStats() {
+        if (store.tier() instanceof TieredStore tiered && tiered.backing() instanceof DiskTier disk) {
+            return java.util.Optional.of(disk.stats());
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** What this node's digest-first replica copies did. */
+    public ReplicaCopier.Stats copyStats() {
+        return copier.stats();
+    }
+
+    /** Flushes and closes the replica store: a disk store writes its checkpoint. Call after the node stopped. */
+    public void closeStore() {
+        store.close();
     }
 
     public PointerStore pointers() {

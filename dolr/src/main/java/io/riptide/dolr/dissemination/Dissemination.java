@@ -3,6 +3,10 @@ package io.riptide.dolr.dissemination;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeHandle;
+import io.riptide.dolr.delta.ContentDigest;
+import io.riptide.dolr.delta.DeltaDecoder;
+import io.riptide.dolr.delta.DeltaEncoder;
+import io.riptide.dolr.delta.MalformedDeltaException;
 import io.riptide.dolr.dissemination.TreeMessages.Attach;
 import io.riptide.dolr.dissemination.TreeMessages.Attached;
 import io.riptide.dolr.dissemination.TreeMessages.Beat;
@@ -10,11 +14,8 @@ import io.riptide.dolr.dissemination.TreeMessages.Detach;
 import io.riptide.dolr.dissemination.TreeMessages.Here;
 import io.riptide.dolr.dissemination.TreeMessages.Seek;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
-import io.riptide.dolr.delta.ContentDigest;
-import io.riptide.dolr.delta.DeltaDecoder;
-import io.riptide.dolr.delta.DeltaEncoder;
-import io.riptide.dolr.delta.MalformedDeltaException;
 import io.riptide.dolr.location.LocationMessages;
+import io.riptide.dolr.store.OnLoop;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -38,7 +40,7 @@ public final class Dissemination {
     private final Env env;
     private final Duration beat;
     private final int missedBeats;
-    private final Function<Id, byte[]> read;
+    private final Function<Id, CompletableFuture<byte[]>> read;
     private final BiConsumer<Id, byte[]> write;
     private final Supplier<List<NodeHandle>> neighbours;
     private final Map<Id, Tree> trees = new HashMap<>();
@@ -76,11 +78,11 @@ public final class Dissemination {
     }
 
     /**
-     * @param read  this node's copy of an object (null if none)
+     * @param read  this node's copy of an object (null if none), read from its store (continued on the loop)
      * @param write stores new data for an object received through the tree
      * @param neighbours this node's nearest peers by RTT, nearest first (its local area)
      */
-    public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, byte[]> read, BiConsumer<Id, byte[]> write,
+    public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, CompletableFuture<byte[]>> read, BiConsumer<Id, byte[]> write,
             Supplier<List<NodeHandle>> neighbours) {
         this.env = env;
         this.neighbours = neighbours;
@@ -135,9 +137,10 @@ public final class Dissemination {
             return false;
         }
         t.stamp = Math.max(t.stamp + 1, stamp);
-        byte[] previous = read.apply(guid);
-        write.accept(guid, data);
-        pushDown(guid, t, previous, data, ContentDigest.of(data));
+        OnLoop.then(env, read.apply(guid), previous -> {
+            write.accept(guid, data);
+            pushDown(guid, t, previous, data, ContentDigest.of(data));
+        });
         return true;
     }
 
@@ -181,8 +184,9 @@ public final class Dissemination {
             return;
         }
         t.children.put(from.id(), from);
-        byte[] data = t.stamp > attach.stamp() ? read.apply(attach.guid()) : null;
-        env.send(from.address(), new Attached(attach.guid(), true, pathBelow(t), t.stamp, data == null ? new byte[0] : data));
+        CompletableFuture<byte[]> copy = t.stamp > attach.stamp() ? read.apply(attach.guid()) : CompletableFuture.completedFuture(null);
+        OnLoop.then(env, copy, data ->
+                env.send(from.address(), new Attached(attach.guid(), true, pathBelow(t), t.stamp, data == null ? new byte[0] : data)));
     }
 
     /** The answer to this node's attach. */
@@ -225,16 +229,20 @@ public final class Dissemination {
         if (a.stamp() > t.stamp && a.data().length > 0) {
             Update refused = t.refused;
             t.refused = null;
-            byte[] previous = read.apply(a.guid());
-            byte[] digest = ContentDigest.of(a.data());
-            t.stamp = a.stamp();
-            write.accept(a.guid(), a.data());
-            if (refused != null && refused.stamp() == a.stamp() && Arrays.equals(refused.digest(), digest)) {
-                // The children most likely hold the base this member lacked: pass the delta on as it came.
-                relay(a.guid(), t, refused);
-            } else {
-                pushDown(a.guid(), t, previous, a.data(), digest);
-            }
+            OnLoop.then(env, read.apply(a.guid()), previous -> {
+                if (a.stamp() <= t.stamp) {
+                    return; // a newer version arrived while the old one was read
+                }
+                byte[] digest = ContentDigest.of(a.data());
+                t.stamp = a.stamp();
+                write.accept(a.guid(), a.data());
+                if (refused != null && refused.stamp() == a.stamp() && Arrays.equals(refused.digest(), digest)) {
+                    // The children most likely hold the base this member lacked: pass the delta on as it came.
+                    relay(a.guid(), t, refused);
+                } else {
+                    pushDown(a.guid(), t, previous, a.data(), digest);
+                }
+            });
         }
     }
 
@@ -266,30 +274,34 @@ public final class Dissemination {
         if (u.stamp() <= t.stamp) {
             return; // never step back to an older version
         }
-        byte[] previous = read.apply(u.guid());
-        byte[] data = u.isDelta() ? applyDelta(previous, u) : u.body();
-        if (data == null || !Arrays.equals(ContentDigest.of(data), u.digest())) {
-            // Not the version the root published: keep the old one and ask the parent for the full
-            // data (an attach from an older stamp is answered with it). Should that answer be lost,
-            // the next beat, carrying the newer stamp, asks again.
-            if (u.isDelta()) {
-                deltasRefused++;
-            } else {
-                corruptUpdates++;
+        OnLoop.then(env, read.apply(u.guid()), previous -> {
+            if (u.stamp() <= t.stamp) {
+                return; // a newer version arrived while the old one was read
             }
-            t.refused = u.isDelta() ? u : null;
-            env.send(from.address(), new Attach(u.guid(), t.stamp));
-            return;
-        }
-        t.stamp = u.stamp();
-        t.refused = null;
-        write.accept(u.guid(), data);
-        if (u.isDelta()) {
-            deltasApplied++;
-            relay(u.guid(), t, u); // the children hold what this member held: the same delta fits them
-        } else {
-            pushDown(u.guid(), t, previous, data, u.digest());
-        }
+            byte[] data = u.isDelta() ? applyDelta(previous, u) : u.body();
+            if (data == null || !Arrays.equals(ContentDigest.of(data), u.digest())) {
+                // Not the version the root published: keep the old one and ask the parent for the full
+                // data (an attach from an older stamp is answered with it). Should that answer be lost,
+                // the next beat, carrying the newer stamp, asks again.
+                if (u.isDelta()) {
+                    deltasRefused++;
+                } else {
+                    corruptUpdates++;
+                }
+                t.refused = u.isDelta() ? u : null;
+                env.send(from.address(), new Attach(u.guid(), t.stamp));
+                return;
+            }
+            t.stamp = u.stamp();
+            t.refused = null;
+            write.accept(u.guid(), data);
+            if (u.isDelta()) {
+                deltasApplied++;
+                relay(u.guid(), t, u); // the children hold what this member held: the same delta fits them
+            } else {
+                pushDown(u.guid(), t, previous, data, u.digest());
+            }
+        });
     }
 
     /** The delta in {@code u} applied to {@code previous}, or null if there is no base or it is not the delta's. */

@@ -10,17 +10,19 @@ import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.bloom.LocalArea;
 import io.riptide.dolr.location.LocationMessages.FailureReason;
 import io.riptide.dolr.location.LocationMessages.Found;
-import io.riptide.dolr.location.LocationMessages.Locate;
+import io.riptide.dolr.location.LocationMessages.HeadRead;
 import io.riptide.dolr.location.LocationMessages.ListReplicas;
+import io.riptide.dolr.location.LocationMessages.Locate;
 import io.riptide.dolr.location.LocationMessages.LocateFailed;
 import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
 import io.riptide.dolr.location.LocationMessages.PointerRecord;
+import io.riptide.dolr.location.LocationMessages.Publish;
+import io.riptide.dolr.location.LocationMessages.PublishAck;
+import io.riptide.dolr.location.LocationMessages.ReadHead;
 import io.riptide.dolr.location.LocationMessages.ReadReplica;
 import io.riptide.dolr.location.LocationMessages.ReplicaList;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
-import io.riptide.dolr.location.LocationMessages.Publish;
-import io.riptide.dolr.location.LocationMessages.PublishAck;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
 import io.riptide.dolr.location.PointerStore.Pointer;
 import io.riptide.dolr.routing.HopSender;
@@ -29,6 +31,7 @@ import io.riptide.dolr.routing.PeerTable;
 import io.riptide.dolr.routing.RouteForwarder;
 import io.riptide.dolr.routing.RouteHandler;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
+import io.riptide.dolr.store.OnLoop;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,6 +39,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -54,7 +58,8 @@ public final class Location {
     private final HopSender hops;
     private final PointerStore pointers;
     private final Predicate<Id> holdsReplica;
-    private final java.util.function.Function<Id, byte[]> replicaData;
+    private final java.util.function.Function<Id, CompletableFuture<byte[]>> replicaData;
+    private final java.util.function.Function<Id, CompletableFuture<byte[]>> replicaHead;
     private final Supplier<List<Id>> replicas;
     private final LocalArea area;
     private final LeafSet leafSet;
@@ -75,7 +80,8 @@ public final class Location {
     }
 
     public Location(Env env, DolrConfig config, RouteForwarder forwarder, HopSender hops, PointerStore pointers,
-                    Predicate<Id> holdsReplica, java.util.function.Function<Id, byte[]> replicaData,
+                    Predicate<Id> holdsReplica, java.util.function.Function<Id, CompletableFuture<byte[]>> replicaData,
+                    java.util.function.Function<Id, CompletableFuture<byte[]>> replicaHead,
                     Supplier<List<Id>> replicas, LocalArea area, LeafSet leafSet,
                     PeerTable peers, Consumer<NodeHandle> onSuspect, ObjectHandler objects,
                     java.util.function.Function<Id, List<NodeHandle>> slotBackups) {
@@ -86,6 +92,7 @@ public final class Location {
         this.pointers = pointers;
         this.holdsReplica = holdsReplica;
         this.replicaData = replicaData;
+        this.replicaHead = replicaHead;
         this.replicas = replicas;
         this.area = area;
         this.leafSet = leafSet;
@@ -346,6 +353,11 @@ public final class Location {
         finish(read.requestId(), from, null, read.hops(), read.data());
     }
 
+    /** A replica's answer to a digest-first read: its head, carried as the result's data. */
+    public void onHeadRead(NodeHandle from, HeadRead read) {
+        finish(read.requestId(), from, null, read.hops(), read.head());
+    }
+
     /** A fast failure. */
     public void onLocateFailed(LocateFailed failed) {
         finish(failed.requestId(), null, failed.reason(), failed.hops(), null);
@@ -470,17 +482,33 @@ public final class Location {
         NodeHandle requester = request.requester();
         boolean self = requester.id().equals(env.self().id());
         if (request.payload() instanceof ReadReplica) {
-            byte[] data = replicaData.apply(request.guid());
-            if (data == null) {
-                routeOn(request); // evicted between the check and now
-                return;
-            }
-            ReplicaRead read = new ReplicaRead(request.requestId(), request.guid(), request.hops(), data);
-            if (self) {
-                onReplicaRead(env.self(), read);
-            } else {
-                env.send(requester.address(), read);
-            }
+            OnLoop.then(env, replicaData.apply(request.guid()), data -> {
+                if (data == null) {
+                    routeOn(request); // evicted between the check and now, or lost by the tier
+                    return;
+                }
+                ReplicaRead read = new ReplicaRead(request.requestId(), request.guid(), request.hops(), data);
+                if (self) {
+                    onReplicaRead(env.self(), read);
+                } else {
+                    env.send(requester.address(), read);
+                }
+            });
+            return;
+        }
+        if (request.payload() instanceof ReadHead) {
+            OnLoop.then(env, replicaHead.apply(request.guid()), head -> {
+                if (head == null) {
+                    routeOn(request);
+                    return;
+                }
+                HeadRead read = new HeadRead(request.requestId(), request.guid(), request.hops(), head);
+                if (self) {
+                    onHeadRead(env.self(), read);
+                } else {
+                    env.send(requester.address(), read);
+                }
+            });
             return;
         }
         Found found = new Found(request.requestId(), request.guid(), request.hops());

@@ -84,6 +84,31 @@ public final class LocationMessages {
     /** Largest replica a read carries back. */
     public static final int MAX_READ_BYTES = 15 * 1024 * 1024;
 
+    /** Largest replica head a digest-first read carries: the certificate and heartbeat, never the body. */
+    public static final int MAX_HEAD_BYTES = 1024 * 1024;
+
+    /** Length of a body digest (SHA-256). */
+    public static final int DIGEST_BYTES = 32;
+
+    /**
+     * The payload of a digest-first read: the replica answers {@link HeadRead} with its head (the
+     * certificate naming the body's SHA-256 and length), not its body.
+     */
+    public record ReadHead() implements WireMessage {
+    }
+
+    /** A replica's direct answer to a {@link ReadHead}: its head record, found after {@code hops} hops. */
+    public record HeadRead(long requestId, Id guid, int hops, byte[] head) implements WireMessage {
+    }
+
+    /** Reader to the replica that sent a head: the body with SHA-256 {@code digest}, which the reader lacks. */
+    public record ReadBody(long requestId, byte[] digest) implements WireMessage {
+    }
+
+    /** The answer to {@link ReadBody}; {@code found} false (and no body) if the body left the replica meanwhile. */
+    public record BodyRead(long requestId, byte[] digest, boolean found, byte[] body) implements WireMessage {
+    }
+
     /** One object pointer as copied between nodes. */
     public record PointerRecord(Id guid, NodeHandle replica, long distanceNanos, long remainingMillis) {
     }
@@ -109,6 +134,14 @@ public final class LocationMessages {
 
     private static PointerRecord pointer(WireReader in) throws io.riptide.core.wire.WireException {
         return new PointerRecord(in.id(), in.handle(), in.i64(), in.i64());
+    }
+
+    private static byte[] digest(WireReader in) throws io.riptide.core.wire.WireException {
+        byte[] d = in.bytes(DIGEST_BYTES);
+        if (d.length != DIGEST_BYTES) {
+            throw new io.riptide.core.wire.WireException("a body digest is " + DIGEST_BYTES + " bytes, got " + d.length);
+        }
+        return d;
     }
 
     /** Registers these messages in {@code codec} (tags 30–49). */
@@ -146,6 +179,14 @@ public final class LocationMessages {
         codec.register(37, ReadReplica.class, (m, out) -> { }, in -> new ReadReplica());
         codec.register(38, ReplicaRead.class, (m, out) -> out.i64(m.requestId()).id(m.guid()).u16(m.hops()).bytes(m.data()),
                 in -> new ReplicaRead(in.i64(), in.id(), in.u16(), in.bytes(MAX_READ_BYTES)));
+        codec.register(42, ReadHead.class, (m, out) -> { }, in -> new ReadHead());
+        codec.register(43, HeadRead.class, (m, out) -> out.i64(m.requestId()).id(m.guid()).u16(m.hops()).bytes(m.head()),
+                in -> new HeadRead(in.i64(), in.id(), in.u16(), in.bytes(MAX_HEAD_BYTES)));
+        codec.register(44, ReadBody.class, (m, out) -> out.i64(m.requestId()).bytes(m.digest()),
+                in -> new ReadBody(in.i64(), digest(in)));
+        codec.register(45, BodyRead.class,
+                (m, out) -> out.i64(m.requestId()).bytes(m.digest()).bool(m.found()).bytes(m.body()),
+                in -> new BodyRead(in.i64(), digest(in), in.bool(), in.bytes(MAX_READ_BYTES)));
         codec.register(40, ListReplicas.class, (m, out) -> out.id(m.guid()).handle(m.requester()).i64(m.requestId()),
                 in -> new ListReplicas(in.id(), in.handle(), in.i64()));
         codec.register(41, ReplicaList.class,

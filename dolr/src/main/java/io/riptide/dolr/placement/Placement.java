@@ -4,13 +4,12 @@ import io.riptide.core.id.Id;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.PendingRequests;
-import io.riptide.dolr.location.LocateResult;
+import io.riptide.core.store.ContentStore;
 import io.riptide.dolr.placement.PlacementMessages.Place;
 import io.riptide.dolr.placement.PlacementMessages.Placed;
 import io.riptide.dolr.routing.RouteForwarder;
 import io.riptide.dolr.routing.RouteHandler;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
-import io.riptide.dolr.store.ReplicaStore;
 import java.time.Duration;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -18,30 +17,26 @@ import java.util.function.Consumer;
 /**
  * The replica-placement primitive {@code place(guid, k)}: a request climbs k hops from the caller
  * toward the GUID's root, and the node it reaches reads the object from its nearest replica, stores
- * and publishes it, so the new replica serves the whole routing subtree below it.
+ * and publishes it, so the new replica serves the whole routing subtree below it. The copy is digest
+ * first ({@link ReplicaCopier}): no body moves when the node already holds one with that digest.
  */
 public final class Placement implements RouteHandler {
-    /** How this node reads the nearest replica of an object (the result carries its bytes). */
-    @FunctionalInterface
-    public interface Reader {
-        void read(Id guid, Consumer<LocateResult> done);
-    }
-
     private final Env env;
     private final RouteForwarder forwarder;
-    private final ReplicaStore store;
-    private final Reader reader;
+    private final ContentStore store;
+    private final ReplicaCopier copier;
     // Publishes the new replica and ties it into the object's tree under the replica it was copied from.
     private final BiConsumer<Id, NodeHandle> placed;
     private final Duration deadline;
     private final PendingRequests<PlaceResult> requests;
 
-    public Placement(Env env, RouteForwarder forwarder, ReplicaStore store, Reader reader, BiConsumer<Id, NodeHandle> placed,
+    /** Placement on this node, copying into {@code store} through {@code copier}. */
+    public Placement(Env env, RouteForwarder forwarder, ContentStore store, ReplicaCopier copier, BiConsumer<Id, NodeHandle> placed,
                      Duration deadline) {
         this.env = env;
         this.forwarder = forwarder;
         this.store = store;
-        this.reader = reader;
+        this.copier = copier;
         this.placed = placed;
         this.deadline = deadline;
         this.requests = new PendingRequests<>(env);
@@ -73,17 +68,14 @@ public final class Placement implements RouteHandler {
             reply(p, true, hops, "already held");
             return;
         }
-        reader.read(p.guid(), result -> {
-            if (!result.found() || result.data() == null) {
-                reply(p, false, hops, "no replica to copy from: " + result.failure());
-            } else if (!store.put(p.guid(), result.data())) {
-                reply(p, false, hops, "object larger than this node's store");
+        copier.copy(p.guid(), copy -> {
+            if (!copy.stored()) {
+                reply(p, false, hops, copy.reason());
             } else {
-                placed.accept(p.guid(), result.replica());
+                placed.accept(p.guid(), copy.source());
                 reply(p, true, hops, "placed");
             }
         });
-
     }
 
     private void reply(Place p, boolean ok, int hops, String reason) {

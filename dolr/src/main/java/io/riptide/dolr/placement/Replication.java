@@ -4,10 +4,10 @@ import io.riptide.core.id.Id;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.PendingRequests;
+import io.riptide.core.store.ContentStore;
 import io.riptide.dolr.placement.PlacementMessages.Replicate;
 import io.riptide.dolr.placement.PlacementMessages.Replicated;
 import io.riptide.dolr.placement.PlacementMessages.Retire;
-import io.riptide.dolr.store.ReplicaStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  */
 public final class Replication {
     private final Env env;
-    private final ReplicaStore store;
-    private final Placement.Reader reader;
+    private final ContentStore store;
+    private final ReplicaCopier copier;
     private final BiConsumer<Id, NodeHandle> copied;
     private final Consumer<Id> drop;
     private final Duration deadline;
@@ -32,11 +32,12 @@ public final class Replication {
     // Who asked for each replica copied here (insertion order: the oldest is forgotten first).
     private final Map<Id, Id> askedBy = new LinkedHashMap<>();
 
-    public Replication(Env env, ReplicaStore store, Placement.Reader reader, BiConsumer<Id, NodeHandle> copied, Consumer<Id> drop,
+    /** Replication on this node, copying into {@code store} through {@code copier} (digest first). */
+    public Replication(Env env, ContentStore store, ReplicaCopier copier, BiConsumer<Id, NodeHandle> copied, Consumer<Id> drop,
                        Duration deadline, int maxRemembered) {
         this.env = env;
         this.store = store;
-        this.reader = reader;
+        this.copier = copier;
         this.copied = copied;
         this.drop = drop;
         this.deadline = deadline;
@@ -70,13 +71,11 @@ public final class Replication {
             reply(from, r, true, "already held");
             return;
         }
-        reader.read(r.guid(), result -> {
-            if (!result.found() || result.data() == null) {
-                reply(from, r, false, "no replica to copy from: " + result.failure());
-            } else if (!store.put(r.guid(), result.data())) {
-                reply(from, r, false, "object larger than this node's store");
+        copier.copy(r.guid(), copy -> {
+            if (!copy.stored()) {
+                reply(from, r, false, copy.reason());
             } else {
-                copied.accept(r.guid(), result.replica()); // publish, and join the tree under the copy's source
+                copied.accept(r.guid(), copy.source()); // publish, and join the tree under the copy's source
                 remember(r.guid(), from.id());
                 reply(from, r, true, "replicated");
             }

@@ -3,6 +3,7 @@ package io.riptide.dolr.server;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.stage.StageMetrics;
+import io.riptide.core.store.disk.DiskStats;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.admin.CounterLog;
 import io.riptide.dolr.admin.MetricSet;
@@ -59,7 +60,8 @@ public final class NodeReport implements StatusSource {
     private record Snapshot(Id id, String address, boolean joined, List<List<String>> routingRows, int routingEntries,
                             List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
-                            long failuresDetected, long malformed, long routesDropped, long probesSent) {
+                            long failuresDetected, long malformed, long routesDropped, long probesSent,
+                            int bodies, long evictions, DiskStats.Snapshot disk) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
             RoutingTable table = n.routingTable();
@@ -94,9 +96,9 @@ public final class NodeReport implements StatusSource {
                 }
             }
             return new Snapshot(n.self().id(), n.self().address().toString(), n.isJoined(), rows, table.all().size(), leaves,
-                    near, n.replicas().size(), n.replicas().bytes(), n.replicas().guids().stream().limit(LISTED).toList(),
+                    near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
                     n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.malformed(),
-                    n.routesDropped(), n.probesSent());
+                    n.routesDropped(), n.probesSent(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null));
         }
     }
 
@@ -106,7 +108,9 @@ public final class NodeReport implements StatusSource {
                 .summary("address", s.address())
                 .summary("state", s.joined() ? "joined" : "joining")
                 .summary("uptime", uptime(uptime))
-                .summary("replicas", s.replicas() + " (" + s.replicaBytes() + " bytes)")
+                .summary("replicas", s.replicas() + " (" + s.bodies() + " distinct bodies, " + s.replicaBytes() + " bytes)")
+                .summary("store", s.disk() == null ? "in memory"
+                        : "on disk: " + s.disk().flushes() + " flushes, " + s.disk().writtenBytes() + " bytes written")
                 .summary("messages", "in " + t.messagesReceived() + ", out " + t.messagesSent() + ", dropped " + t.messagesDropped());
         b.table("Routing table", "rows by shared prefix; each entry is digit: node RTT (+ backups)",
                 List.of("row", "prefix", "entries", "digit: node"), s.routingRows());
@@ -136,7 +140,10 @@ public final class NodeReport implements StatusSource {
                         s.neighbours().size())
                 .gauge("riptide_node_known_peers", "Peers the node has heard from or about.", s.peers())
                 .gauge("riptide_node_replicas", "Objects stored on this node.", s.replicas())
-                .gauge("riptide_node_replica_bytes", "Bytes of the objects stored on this node.", s.replicaBytes())
+                .gauge("riptide_node_replica_bytes", "Bytes of the distinct bodies stored on this node (a shared body counts once).",
+                        s.replicaBytes())
+                .gauge("riptide_node_replica_bodies", "Distinct bodies stored on this node.", s.bodies())
+                .counter("riptide_node_replica_evictions_total", "Replicas that left the store to make room.", s.evictions())
                 .gauge("riptide_node_pointers", "Object pointers kept for other nodes.", s.pointers())
                 .gauge("riptide_node_dissemination_trees", "Dissemination trees the node belongs to.", s.trees())
                 .counter("riptide_node_failures_detected_total", "Peers declared failed.", s.failuresDetected())
@@ -144,6 +151,17 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_node_routes_dropped_total", "Routed messages dropped (no next hop or hop budget spent).",
                         s.routesDropped())
                 .counter("riptide_node_probes_sent_total", "Liveness and RTT probes sent.", s.probesSent());
+        if (s.disk() != null) {
+            DiskStats.Snapshot d = s.disk();
+            m.counter("riptide_store_disk_flushes_total", "Write-buffer flushes completed by the disk tier.", d.flushes())
+                    .counter("riptide_store_disk_written_bytes_total", "Bytes the disk tier wrote.", d.writtenBytes())
+                    .counter("riptide_store_disk_reads_total", "Positioned reads (seeks) of the disk tier.", d.diskReads())
+                    .counter("riptide_store_disk_refused_records_total",
+                            "Records read from disk and refused (stale generation, torn or corrupt).",
+                            d.staleRefusals() + d.corruptRefusals())
+                    .counter("riptide_store_disk_evictions_total", "Records the disk tier dropped to make room.", d.evictions())
+                    .counter("riptide_store_disk_checkpoints_total", "Index checkpoints written.", d.checkpoints());
+        }
         m.counter("riptide_transport_connections_total", "Peer connections opened, by direction.", "direction",
                         ordered("in", t.connectionsIn(), "out", t.connectionsOut()))
                 .gauge("riptide_transport_open_connections", "Peer connections open now.", t.openConnections())

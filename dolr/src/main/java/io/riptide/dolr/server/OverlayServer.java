@@ -13,6 +13,8 @@ import io.riptide.core.stage.Stages;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.location.LocateResult;
+import io.riptide.dolr.store.DiskStorage;
+import io.riptide.dolr.store.ReplicaStorage;
 import io.riptide.dolr.transport.TcpTransport;
 import io.riptide.dolr.transport.TransportMetrics;
 import java.security.SecureRandom;
@@ -56,6 +58,8 @@ public final class OverlayServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final boolean ownsGroup;
     private final EventLoop loop;
+    /** The node's disk store, opened before the node (the rebuild blocks, so not on the loop); null: in memory. */
+    private final DiskStorage disk;
     private final Stages stages;
     private final TcpTransport transport;
     private final StoppableEnv env;
@@ -74,10 +78,19 @@ public final class OverlayServer implements AutoCloseable {
         this.loop = group.next();
         this.stages = Stages.start(settings.stages());
         try {
+            this.disk = settings.storeSettings().map(DiskStorage::open).orElse(null);
+        } catch (RuntimeException e) {
+            stages.close();
+            throw e;
+        }
+        try {
             this.transport = new TcpTransport(settings.key(), settings.listen(), settings.codec(), this::deliver, loop,
                     group, settings.transport());
         } catch (RuntimeException e) {
             stages.close();
+            if (disk != null) {
+                disk.store().close();
+            }
             throw e;
         }
         this.env = new StoppableEnv(new RealEnv(loop, transport.self(), transport, stages,
@@ -119,7 +132,9 @@ public final class OverlayServer implements AutoCloseable {
     }
 
     private Void boot() {
-        node = new OverlayNode(env, settings.dolr(), settings.application());
+        ReplicaStorage storage = disk != null ? disk
+                : ReplicaStorage.inMemory(settings.dolr().maxReplicaBytes(), settings.dolr().maxReplicas());
+        node = new OverlayNode(env, settings.dolr(), storage, settings.application());
         settings.bootstrapAddress().ifPresentOrElse(node::join, node::startAlone);
         watchJoin();
         return null;
@@ -225,7 +240,7 @@ public final class OverlayServer implements AutoCloseable {
     /** A snapshot of the node's state and its transport's counters. */
     public CompletableFuture<NodeStatus> status() {
         return call(n -> new NodeStatus(n.self().id(), n.self().address(), n.isJoined(), n.leafSet().size(),
-                n.routingTable().all().size(), n.peers().size(), n.replicas().size(), n.pointers().size(),
+                n.routingTable().all().size(), n.peers().size(), n.replicas().objects(), n.pointers().size(),
                 n.failuresDetected(), transport.metrics()));
     }
 
@@ -294,6 +309,30 @@ public final class OverlayServer implements AutoCloseable {
     // ---- shutdown --------------------------------------------------------------------------------
 
     /**
+     * Flushes and closes the disk store (its checkpoint makes the next start quick), on the loop so no
+     * task of the stopped node is still using it; directly if the loop is already gone.
+     */
+    private void closeStore() {
+        if (disk == null) {
+            return;
+        }
+        if (loop.inEventLoop()) {
+            disk.store().close();
+            return;
+        }
+        try {
+            loop.submit(() -> disk.store().close()).get(LOOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (RejectedExecutionException e) {
+            disk.store().close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            disk.store().close();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("closing the replica store failed", e);
+        }
+    }
+
+    /**
      * Stops the node (its timers no longer run, it sends nothing more), closes the transport and the
      * stages, fails unanswered futures, and shuts the group down if the server owns it. Idempotent.
      * Peers learn of the departure only by failure detection, as if the node had crashed.
@@ -310,6 +349,7 @@ public final class OverlayServer implements AutoCloseable {
             log.cancel(false);
         }
         transport.close();
+        closeStore();
         stages.close();
         IllegalStateException failure = closedFailure();
         joined.completeExceptionally(failure);

@@ -8,6 +8,7 @@ import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.store.StoreSettings;
 import io.riptide.dolr.transport.TransportConfig;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +26,8 @@ import java.util.function.Function;
  * @param stages the node's SEDA stages
  * @param codec the messages the node speaks: the overlay's, plus the application's
  * @param application makes the agent running on the node, given the node (a plain node runs none)
+ * @param store the node's disk-backed replica store, or null to keep replicas in memory
+ *        ({@link io.riptide.dolr.DolrConfig#maxReplicaBytes()})
  */
 public record ServerSettings(
         SigningKey key,
@@ -34,7 +37,8 @@ public record ServerSettings(
         TransportConfig transport,
         List<StageConfig> stages,
         MessageCodec codec,
-        Function<OverlayNode, OverlayApplication> application) {
+        Function<OverlayNode, OverlayApplication> application,
+        StoreSettings store) {
 
     /** Stage for hashing, signing and verifying: CPU-bound, so few threads. */
     public static final String CRYPTO_STAGE = "crypto";
@@ -44,7 +48,7 @@ public record ServerSettings(
     public ServerSettings {
         if (key == null || listen == null || dolr == null || transport == null || stages == null || codec == null
                 || application == null) {
-            throw new IllegalArgumentException("only bootstrap may be null");
+            throw new IllegalArgumentException("only bootstrap and store may be null");
         }
         stages = List.copyOf(stages);
     }
@@ -53,7 +57,7 @@ public record ServerSettings(
     public static ServerSettings of(SigningKey key, NodeAddress listen) {
         return new ServerSettings(key, listen, null, DolrConfig.defaults(), TransportConfig.defaults(),
                 List.of(StageConfig.of(CRYPTO_STAGE, 256, 1, 2), StageConfig.of(DISK_STAGE, 256, 1, 2)),
-                DolrCodec.create(), node -> OverlayApplication.NONE);
+                DolrCodec.create(), node -> OverlayApplication.NONE, null);
     }
 
     /** The member to join through; empty when the node starts a new overlay. */
@@ -63,22 +67,32 @@ public record ServerSettings(
 
     /** These settings, joining through {@code member} (null: start a new overlay). */
     public ServerSettings joining(NodeAddress member) {
-        return new ServerSettings(key, listen, member, dolr, transport, stages, codec, application);
+        return new ServerSettings(key, listen, member, dolr, transport, stages, codec, application, store);
     }
 
     /** These settings with another overlay configuration. */
     public ServerSettings withDolr(DolrConfig config) {
-        return new ServerSettings(key, listen, bootstrap, config, transport, stages, codec, application);
+        return new ServerSettings(key, listen, bootstrap, config, transport, stages, codec, application, store);
     }
 
     /** These settings with another transport configuration. */
     public ServerSettings withTransport(TransportConfig config) {
-        return new ServerSettings(key, listen, bootstrap, dolr, config, stages, codec, application);
+        return new ServerSettings(key, listen, bootstrap, dolr, config, stages, codec, application, store);
     }
 
     /** These settings with other stages. */
     public ServerSettings withStages(List<StageConfig> configs) {
-        return new ServerSettings(key, listen, bootstrap, dolr, transport, configs, codec, application);
+        return new ServerSettings(key, listen, bootstrap, dolr, transport, configs, codec, application, store);
+    }
+
+    /** These settings keeping replicas in the disk store {@code settings} describes (null: in memory). */
+    public ServerSettings withStore(StoreSettings settings) {
+        return new ServerSettings(key, listen, bootstrap, dolr, transport, stages, codec, application, settings);
+    }
+
+    /** The disk store, if the node keeps its replicas on disk. */
+    public Optional<StoreSettings> storeSettings() {
+        return Optional.ofNullable(store);
     }
 
     /** These settings running {@code app} over a codec that knows its messages. */
@@ -88,6 +102,6 @@ public record ServerSettings(
 
     /** These settings running the agent {@code factory} makes for the node, over a codec that knows its messages. */
     public ServerSettings withApplication(Function<OverlayNode, OverlayApplication> factory, MessageCodec appCodec) {
-        return new ServerSettings(key, listen, bootstrap, dolr, transport, stages, appCodec, factory);
+        return new ServerSettings(key, listen, bootstrap, dolr, transport, stages, appCodec, factory, store);
     }
 }

@@ -131,13 +131,16 @@ public final class TcpTransport implements Transport {
 
     /**
      * Encodes {@code message} now (so its size counts against the peer's bound) and queues it for
-     * {@code to}. A message too big for a frame, or for a closed transport, is dropped.
+     * {@code to}. A message too big for a frame, for a closed transport, or for an address no TCP
+     * connection can reach (a port above 65535), is dropped.
      *
      * @throws IllegalArgumentException when the node's codec doesn't know the message type
      */
     @Override
     public void send(NodeAddress to, WireMessage message) {
-        if (closed) {
+        if (closed || to.port() > 0xffff) {
+            // A TCP port above 65535 is a simulated address that reached a real node (a peer's gossip
+            // may carry any well-formed address): no connection can be made, and Netty would throw.
             counters.messageDropped();
             return;
         }

@@ -75,7 +75,7 @@ class DeltaUpdateTest {
         assertTrue(overlay.node(0).publishUpdate(GUID, V2, 2));
         OverlayFixture.run(overlay, Duration.ofSeconds(2));
         for (int m : members) {
-            assertArrayEquals(V2, overlay.node(m).replicas().get(GUID), "replica on " + m);
+            assertArrayEquals(V2, overlay.node(m).replicas().get(GUID).join(), "replica on " + m);
         }
         TreeStats after = total(overlay);
         // One update per tree edge, every one a delta, every one applied.
@@ -105,7 +105,7 @@ class DeltaUpdateTest {
         assertTrue(overlay.node(0).publishUpdate(GUID, V2, 2));
         OverlayFixture.run(overlay, Duration.ofSeconds(3));
         for (int m : members) {
-            assertArrayEquals(V2, overlay.node(m).replicas().get(GUID), "replica on " + m);
+            assertArrayEquals(V2, overlay.node(m).replicas().get(GUID).join(), "replica on " + m);
         }
         assertEquals(1, overlay.node(odd).treeStats().deltasRefused(), "the drifted member refused the delta");
         assertEquals(1, total(overlay).deltasRefused(), "its children, holding the real base, took the delta it passed on");

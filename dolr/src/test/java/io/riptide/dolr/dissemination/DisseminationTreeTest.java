@@ -55,7 +55,7 @@ class DisseminationTreeTest {
     private static void assertAllHold(SimulatedOverlay overlay, List<Integer> members, byte[] expected) {
         for (int m : members) {
             if (overlay.isAlive(m)) {
-                assertArrayEquals(expected, overlay.node(m).replicas().get(GUID), "replica on " + m);
+                assertArrayEquals(expected, overlay.node(m).replicas().get(GUID).join(), "replica on " + m);
             }
         }
     }
@@ -89,7 +89,7 @@ class DisseminationTreeTest {
         assertEquals(overlay.node(0).self(), at.treeOf(GUID).parent());
         overlay.node(0).publishUpdate(GUID, v(2), 2);
         OverlayFixture.run(overlay, Duration.ofSeconds(2));
-        assertArrayEquals(v(2), at.replicas().get(GUID));
+        assertArrayEquals(v(2), at.replicas().get(GUID).join());
     }
 
     @Test

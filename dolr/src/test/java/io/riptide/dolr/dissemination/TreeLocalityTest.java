@@ -84,7 +84,7 @@ class TreeLocalityTest {
         overlay.node(0).publishUpdate(GUID, v(2), 2);
         OverlayFixture.run(overlay, Duration.ofSeconds(2));
         for (int m : members) {
-            assertArrayEquals(v(2), overlay.node(m).replicas().get(GUID), "replica on " + m);
+            assertArrayEquals(v(2), overlay.node(m).replicas().get(GUID).join(), "replica on " + m);
         }
     }
 
@@ -109,7 +109,7 @@ class TreeLocalityTest {
         overlay.node(0).publishUpdate(GUID, v(2), 2);
         OverlayFixture.run(overlay, Duration.ofSeconds(2));
         for (int m : members) {
-            assertArrayEquals(v(2), overlay.node(m).replicas().get(GUID), "replica on " + m);
+            assertArrayEquals(v(2), overlay.node(m).replicas().get(GUID).join(), "replica on " + m);
         }
     }
     /**
@@ -145,7 +145,7 @@ class TreeLocalityTest {
         overlay.node(0).publishUpdate(GUID, v(2), 2);
         OverlayFixture.run(overlay, Duration.ofSeconds(2));
         for (int m : members) {
-            assertArrayEquals(v(2), overlay.node(m).replicas().get(GUID), "replica on " + m);
+            assertArrayEquals(v(2), overlay.node(m).replicas().get(GUID).join(), "replica on " + m);
         }
     }
 }

@@ -39,9 +39,10 @@ class MasterPreservingStoreTest {
         List<Id> shared = List.of(Id.hash("shared 1"), Id.hash("shared 2"), Id.hash("shared 3"));
         holder.storeReplica(master, new byte[] {1}); // the oldest replica on the holder
         run(overlay, Duration.ofSeconds(1));
-        for (Id s : shared) {
-            neighbour.storeReplica(s, new byte[] {2});
-            holder.storeReplica(s, new byte[] {2});
+        for (int i = 0; i < shared.size(); i++) {
+            // Distinct bodies: identical ones would be stored once, and the bound counts records.
+            neighbour.storeReplica(shared.get(i), new byte[] {2, (byte) i});
+            holder.storeReplica(shared.get(i), new byte[] {2, (byte) i});
         }
         run(overlay, holder.config().bloomRefresh().multipliedBy(2)); // the neighbour's filter reaches the holder
 
@@ -51,7 +52,7 @@ class MasterPreservingStoreTest {
 
         assertTrue(holder.replicas().contains(master), "the stub's last copy stays, though it is the oldest");
         assertFalse(holder.replicas().contains(shared.get(0)), "the oldest copy the neighbour also holds went instead");
-        assertEquals(1, holder.replicas().nonMasterEvictions());
+        assertEquals(1, holder.nonMasterEvictions());
 
         // Every object is still served from inside the stub, from a reader next to the holder.
         int reader = neighbourInStub(HOLDER);

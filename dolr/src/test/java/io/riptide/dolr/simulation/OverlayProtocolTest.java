@@ -224,7 +224,7 @@ class OverlayProtocolTest {
         assertEquals(1, out[0].hops());
         OverlayNode placedAt = overlay.node(up.address().port());
         assertTrue(placedAt.replicas().contains(guid));
-        assertEquals(List.of((byte) 9, (byte) 9), List.of(placedAt.replicas().get(guid)[0], placedAt.replicas().get(guid)[1]));
+        assertEquals(List.of((byte) 9, (byte) 9), List.of(placedAt.replicas().get(guid).join()[0], placedAt.replicas().get(guid).join()[1]));
         LocateResult fromOrigin = locate(overlay, origin, guid, 16, false);
         assertEquals(up.id(), fromOrigin.replica().id(), "the origin's subtree is now served by the placed replica");
     }

@@ -35,7 +35,7 @@ class ReplicationTest {
         assertNotNull(out[0]);
         assertTrue(out[0].ok(), out[0].reason());
         assertEquals(overlay.node(target).self().id(), out[0].where().id());
-        assertArrayEquals(new byte[] {4, 2}, overlay.node(target).replicas().get(guid));
+        assertArrayEquals(new byte[] {4, 2}, overlay.node(target).replicas().get(guid).join());
 
         // Another node cannot retire it.
         overlay.node(3).retireAt(overlay.node(target).self(), guid);

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A node's replicas, each payload stored once (the duplicate storage avoidance of Mogul, Chan and
@@ -64,8 +65,17 @@ public final class ContentStore implements AutoCloseable {
     /** First byte of a body record. */
     static final int BODY_TYPE = 2;
 
+    /** What becomes of a body no object uses any more after a put of a new version. */
+    public enum ReplacedBodies {
+        /** Left in the tier, unreferenced, until its replacement drops it: DTD's rotation case (a disk tier). */
+        KEEP,
+        /** Dropped at once, so it does not take room from live objects (a small memory tier). */
+        DROP
+    }
+
     private final RecordTier tier;
     private final Consumer<Id> onEvict;
+    private final ReplacedBodies replaced;
     private final ReentrantLock lock = new ReentrantLock();
     private final Queue<Id> tierEvictions = new ConcurrentLinkedQueue<>();
     // guid -> key of the body it uses
@@ -87,8 +97,9 @@ public final class ContentStore implements AutoCloseable {
         }
     }
 
-    private ContentStore(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict) {
+    private ContentStore(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict, ReplacedBodies replaced) {
         this.onEvict = onEvict;
+        this.replaced = replaced;
         this.tier = tierFactory.apply(this::onTierEviction);
     }
 
@@ -98,7 +109,16 @@ public final class ContentStore implements AutoCloseable {
      * GUIDs that leave the store other than by {@link #remove} go to {@code onEvict}. Blocks for the scan.
      */
     public static ContentStore open(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict) {
-        ContentStore store = new ContentStore(tierFactory, onEvict);
+        return open(tierFactory, onEvict, ReplacedBodies.KEEP);
+    }
+
+    /**
+     * As {@link #open(Function, Consumer)}, choosing what becomes of a body a new version leaves
+     * unused: kept for the rotation case, or dropped at once where room is scarce.
+     */
+    public static ContentStore open(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict,
+                                    ReplacedBodies replaced) {
+        ContentStore store = new ContentStore(tierFactory, onEvict, replaced);
         store.rebuild();
         return store;
     }
@@ -247,7 +267,10 @@ public final class ContentStore implements AutoCloseable {
         if (oldKey != null && !oldKey.equals(bodyKey)) {
             Body old = bodies.get(oldKey);
             if (old != null) {
-                old.users.remove(guid); // an unreferenced old body stays: see "Reference counts"
+                old.users.remove(guid); // an unreferenced old body stays (see "Reference counts") unless DROP
+                if (old.users.isEmpty() && replaced == ReplacedBodies.DROP) {
+                    dropBody(oldKey);
+                }
             }
         }
         b.users.add(guid);
@@ -377,6 +400,44 @@ public final class ContentStore implements AutoCloseable {
     /** The head of {@code guid}'s replica (what a digest-first transfer sends first), or null. */
     public CompletableFuture<ReplicaHead> head(Id guid) {
         return tier.get(guid).thenApply(ReplicaHead::fromBytes);
+    }
+
+    /**
+     * The body whose SHA-256 (computed here when it was stored) is {@code digest}, or null: what a
+     * digest-first transfer sends a reader that lacks it. Completes on the tier's I/O stage.
+     */
+    public CompletableFuture<byte[]> body(byte[] digest) {
+        if (digest == null || digest.length != ReplicaHead.DIGEST_BYTES) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Id key = ReplicaHead.bodyKey(digest);
+        return tier.get(key).thenApply(record -> {
+            Body body = record == null ? null : bodyOf(key, record);
+            if (body == null || !Arrays.equals(body.digest, digest)) {
+                return null;
+            }
+            return Arrays.copyOfRange(record, 1 + ReplicaHead.DIGEST_BYTES, record.length);
+        });
+    }
+
+    /**
+     * Whether {@code test} holds for every object that the tier's record {@code key} serves: for an
+     * object record, its GUID; for a body record, each GUID using it, and there must be one. False for
+     * an unreferenced body and for a key the store does not know (a put in progress: its body is
+     * stored before the object naming it). A tier's victim preference asks this, so a body goes early
+     * when every object using it could go.
+     */
+    public boolean everyObjectOf(Id key, Predicate<Id> test) {
+        lock.lock();
+        try {
+            if (objects.containsKey(key)) {
+                return test.test(key);
+            }
+            Body b = bodies.get(key);
+            return b != null && !b.users.isEmpty() && b.users.stream().allMatch(test);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Whether a replica of {@code guid} is held. */

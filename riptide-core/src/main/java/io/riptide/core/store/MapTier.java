@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * A {@link RecordTier} in a plain map on the Java heap, for tests and the simulator: bounded in
@@ -16,21 +17,44 @@ import java.util.function.Consumer;
  * listener after the call that caused them. Nothing is ever written anywhere; "restarting" a
  * content store over it means opening a new store over the same MapTier, whose records survive. Thread-safe; {@link #get}
  * completes at once.
+ *
+ * <p>Optionally also bounded in records, and with a <b>victim preference</b>: when it must evict, it
+ * looks through its {@link #PREFERENCE_SCAN} least recently used records for one the preference
+ * accepts and evicts that first, falling back to plain LRU. An overlay node uses it for the
+ * cooperative-caching paper's master-preserving rule (evict copies a neighbour also holds before the
+ * neighbourhood's last copy).
  */
 public final class MapTier implements RecordTier {
+    /** How many of the least recently used records an eviction looks through for a preferred victim. */
+    public static final int PREFERENCE_SCAN = 64;
+
     private final long maxBytes;
+    private final long maxRecords;
     private final Consumer<Id> onEvict;
+    private final Predicate<Id> preferredVictim;
     private final LinkedHashMap<Id, byte[]> records = new LinkedHashMap<>(64, 0.75f, true);
     private long bytes;
     private long evictions;
+    private long preferredEvictions;
 
     /** A tier of at most {@code maxBytes} of record values; evicted keys go to {@code onEvict}. */
     public MapTier(long maxBytes, Consumer<Id> onEvict) {
-        if (maxBytes <= 0) {
-            throw new IllegalArgumentException("a tier needs room, got " + maxBytes + " bytes");
+        this(maxBytes, Long.MAX_VALUE, onEvict, key -> false);
+    }
+
+    /**
+     * A tier of at most {@code maxBytes} of record values and {@code maxRecords} records, evicting
+     * records {@code preferredVictim} accepts before older ones it does not (see the class comment).
+     * The preference is asked under the tier's lock, from the thread whose put made room.
+     */
+    public MapTier(long maxBytes, long maxRecords, Consumer<Id> onEvict, Predicate<Id> preferredVictim) {
+        if (maxBytes <= 0 || maxRecords <= 0) {
+            throw new IllegalArgumentException("a tier needs room, got " + maxBytes + " bytes and " + maxRecords + " records");
         }
         this.maxBytes = maxBytes;
+        this.maxRecords = maxRecords;
         this.onEvict = onEvict;
+        this.preferredVictim = preferredVictim;
     }
 
     /** An unbounded tier (never evicts by itself). */
@@ -47,19 +71,41 @@ public final class MapTier implements RecordTier {
             }
             byte[] old = records.put(key, value.clone());
             bytes += value.length - (old == null ? 0 : old.length);
-            for (Iterator<Map.Entry<Id, byte[]>> it = records.entrySet().iterator(); bytes > maxBytes && it.hasNext(); ) {
-                Map.Entry<Id, byte[]> oldest = it.next();
-                if (oldest.getKey().equals(key)) {
-                    continue;
+            while (bytes > maxBytes || records.size() > maxRecords) {
+                Id victim = victim(key);
+                if (victim == null) {
+                    break;
                 }
-                bytes -= oldest.getValue().length;
-                it.remove();
+                bytes -= records.remove(victim).length;
                 evictions++;
-                evicted.add(oldest.getKey());
+                evicted.add(victim);
             }
         }
         evicted.forEach(onEvict);
         return true;
+    }
+
+    /**
+     * The first record among the {@link #PREFERENCE_SCAN} least recently used that the preference
+     * accepts, else the least recently used; never {@code keep}, the record being put.
+     */
+    private Id victim(Id keep) {
+        Id oldest = null;
+        int scanned = 0;
+        for (Iterator<Id> it = records.keySet().iterator(); it.hasNext() && scanned < PREFERENCE_SCAN; scanned++) {
+            Id candidate = it.next();
+            if (candidate.equals(keep)) {
+                continue;
+            }
+            if (preferredVictim.test(candidate)) {
+                preferredEvictions++;
+                return candidate;
+            }
+            if (oldest == null) {
+                oldest = candidate;
+            }
+        }
+        return oldest;
     }
 
     @Override
@@ -115,8 +161,14 @@ public final class MapTier implements RecordTier {
         return bytes;
     }
 
+    /** Records evicted to make room (or by {@link #evict}). */
     public synchronized long evictions() {
         return evictions;
+    }
+
+    /** Evictions that took a record the victim preference accepted. */
+    public synchronized long preferredEvictions() {
+        return preferredEvictions;
     }
 
     @Override

@@ -116,7 +116,7 @@ public final class TreeGrowth {
     public int holding(byte[] data) {
         int n = 0;
         for (int m : members) {
-            if (Arrays.equals(overlay.node(m).replicas().get(guid), data)) {
+            if (Arrays.equals(overlay.node(m).replicas().get(guid).join(), data)) {
                 n++;
             }
         }

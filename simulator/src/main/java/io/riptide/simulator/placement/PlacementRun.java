@@ -6,6 +6,7 @@ import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.overlay.OverlayBuild;
+import io.riptide.simulator.workload.DistinctBodies;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -41,13 +42,13 @@ public final class PlacementRun {
     /**
      * Places replicas of {@code guids} in {@code mode}, runs the load, and says what happened. All
      * primaries are on the primary's node; the i-th client (in {@link LoadSetup#clients()} order)
-     * reads {@code guids[i % n]}.
+     * reads {@code guids[i % n]}. Each object gets its own body of {@code data}'s length.
      */
     public Outcome run(PlacementMode mode, List<Id> guids, byte[] data) {
         Simulation sim = build.simulation();
         SimulatedOverlay overlay = build.overlay();
         for (Id guid : guids) {
-            overlay.node(setup.primary()).storeReplica(guid, data);
+            overlay.node(setup.primary()).storeReplica(guid, DistinctBodies.of(guid, data.length));
         }
         sim.runFor(Duration.ofSeconds(2).toNanos());
         List<Integer> clients = setup.clients();

@@ -11,6 +11,7 @@ import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.report.ResultJson;
 import io.riptide.simulator.report.SampleSummary;
 import io.riptide.simulator.topology.TransitStubTopology;
+import io.riptide.simulator.workload.DistinctBodies;
 import io.riptide.simulator.workload.SpecWebFileSet;
 import io.riptide.simulator.workload.WebFile;
 import java.time.Duration;
@@ -85,9 +86,10 @@ public final class HitLatencyScenario implements Scenario {
                 Id guid = Id.hash(f.url());
                 guids.put(f.url(), guid);
                 int primary = random.nextInt(topology.hostCount());
-                overlay.node(primary).storeReplica(guid, new byte[f.sizeBytes()]);
+                byte[] body = DistinctBodies.of(guid, f.sizeBytes()); // one body per document, as on the web
+                overlay.node(primary).storeReplica(guid, body);
                 for (int v : replicaNodes) {
-                    overlay.node(v).storeReplica(guid, new byte[f.sizeBytes()]);
+                    overlay.node(v).storeReplica(guid, body);
                 }
             }
             progress.step();

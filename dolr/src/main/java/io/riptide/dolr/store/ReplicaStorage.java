@@ -1,0 +1,27 @@
+package io.riptide.dolr.store;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Env;
+import io.riptide.core.store.ContentStore;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * Where an overlay node keeps its replicas: the {@link ContentStore} it opens over a tier in memory
+ * ({@link MemoryStorage}, the simulator's and the default) or over a disk tier ({@link DiskStorage}).
+ */
+public interface ReplicaStorage {
+
+    /**
+     * The node's store. GUIDs that leave it to make room go to {@code evicted}, always on the node's
+     * loop ({@code env}); {@code heldNearby} says whether a local-area neighbour also holds a copy,
+     * for tiers that prefer evicting such copies.
+     */
+    ContentStore open(Env env, Consumer<Id> evicted, Predicate<Id> heldNearby);
+
+
+    /** An in-memory store of at most {@code maxBytes} of records and {@code maxReplicas} objects. */
+    static ReplicaStorage inMemory(long maxBytes, int maxReplicas) {
+        return new MemoryStorage(maxBytes, maxReplicas);
+    }
+}
