@@ -6,6 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.http.Headers;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.ObjectCertificate;
+import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.StoredResponse;
+import io.riptide.core.object.Verification;
+import io.riptide.core.object.VersionFloor;
+import io.riptide.core.object.WebObject;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
@@ -24,6 +32,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +44,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The content store's crash guarantee, on a real process: a {@code riptide node --store} is killed
- * with SIGKILL while replicas are being copied into it; restarted over the same directory, every
- * object it reports is served byte for byte as inserted, and every object acknowledged before a
- * flush it reported completing is there.
+ * with SIGKILL while replicas (signed copies, as a gateway makes them) are being copied into it;
+ * restarted over the same directory, every object it reports is served byte for byte as inserted and
+ * verifies against the provider's key, and every object acknowledged before a flush it reported
+ * completing is there.
  */
 class StoreCrashProcessTest {
     private static final Pattern LISTENING = Pattern.compile("node ([0-9a-f]{40}) listening on 127\\.0\\.0\\.1:(\\d+)");
@@ -54,6 +64,8 @@ class StoreCrashProcessTest {
     private final HttpClient http = HttpClient.newHttpClient();
     private final SplittableRandom random = new SplittableRandom(11);
     private final Map<Id, byte[]> inserted = new LinkedHashMap<>();
+    private final SigningKey provider = key();
+    private int objectsMade;
 
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -69,9 +81,9 @@ class StoreCrashProcessTest {
                 assertTrue(inserter.awaitJoined(WAIT));
                 NodeHandle target = inserter.call(n -> n.leafSet().members().get(0)).get(SECONDS, TimeUnit.SECONDS);
                 for (int i = 0; i < DURABLE; i++) {
-                    Id guid = Id.hash("crash test object " + i);
-                    assertTrue(insert(inserter, target, guid).get(SECONDS, TimeUnit.SECONDS).ok(), "acknowledged " + i);
-                    durable.add(guid);
+                    CompletableFuture<PlaceResult> copied = insert(inserter, target);
+                    assertTrue(copied.get(SECONDS, TimeUnit.SECONDS).ok(), "acknowledged " + i);
+                    durable.add(lastInserted());
                 }
                 // Keep inserting until the node has completed two more flushes: the second began after
                 // the last durable object was acknowledged (buffers are flushed in order), so it is on disk.
@@ -79,11 +91,12 @@ class StoreCrashProcessTest {
                 int i = DURABLE;
                 while (metric(admin, "riptide_store_disk_flushes_total") < flushesAtAck + 2) {
                     assertTrue(i < MAX_OBJECTS, "the node reported no flush after " + i + " inserts");
-                    insert(inserter, target, Id.hash("crash test object " + i++)).get(SECONDS, TimeUnit.SECONDS);
+                    insert(inserter, target).get(SECONDS, TimeUnit.SECONDS);
+                    i++;
                 }
                 // Then kill it in the middle of copies in flight.
                 for (int k = 0; k < IN_FLIGHT_AT_KILL; k++) {
-                    insert(inserter, target, Id.hash("crash test object " + i++));
+                    insert(inserter, target);
                 }
                 node.kill();
             }
@@ -100,6 +113,7 @@ class StoreCrashProcessTest {
             try (OverlayServer reader = OverlayServer.start(ServerSettings.of(key(), anyPort()).joining(address))) {
                 assertTrue(reader.awaitJoined(WAIT));
                 awaitPointers(reader, (int) reported);
+                ObjectVerifier verifier = new ObjectVerifier(Set.of(provider.publicKey()), new VersionFloor(1024));
                 int served = 0;
                 for (Map.Entry<Id, byte[]> e : inserted.entrySet()) {
                     LocateResult r = read(reader, e.getKey());
@@ -109,6 +123,9 @@ class StoreCrashProcessTest {
                     if (r.found()) {
                         served++;
                         assertArrayEquals(e.getValue(), r.data(), "byte for byte: " + e.getKey().shortHex());
+                        CachedCopy copy = CachedCopy.fromBytes(r.data(), WebObject.DEFAULT_MAX_BODY_BYTES);
+                        Verification verdict = verifier.verify(copy.object(), e.getKey());
+                        assertTrue(verdict.ok(), "verifies: " + verdict);
                     }
                 }
                 assertEquals(reported, served, "every object the node reports is served, and only those");
@@ -131,10 +148,19 @@ class StoreCrashProcessTest {
         }
     }
 
-    /** Stores a new object on the inserter and asks the node to copy it; completes with the node's answer. */
-    private CompletableFuture<PlaceResult> insert(OverlayServer inserter, NodeHandle target, Id guid) throws Exception {
-        byte[] data = new byte[1 + random.nextInt(30_000)];
-        random.nextBytes(data);
+    /**
+     * Signs a new object (a random body of up to 30 KB) as a gateway would, stores it on the inserter
+     * and asks the node to copy it; completes with the node's answer.
+     */
+    private CompletableFuture<PlaceResult> insert(OverlayServer inserter, NodeHandle target) throws Exception {
+        byte[] body = new byte[1 + random.nextInt(30_000)];
+        random.nextBytes(body);
+        String url = "http://crash.example/object/" + objectsMade++;
+        StoredResponse response = new StoredResponse(200, "OK", Headers.of("Content-Type", "application/octet-stream"), body);
+        long now = System.currentTimeMillis();
+        ObjectCertificate certificate = ObjectCertificate.sign(provider, url, "", 1, response, now, now, 3600);
+        Id guid = certificate.guid();
+        byte[] data = CachedCopy.of(new WebObject(certificate, response)).toBytes();
         inserted.put(guid, data);
         assertTrue(inserter.storeReplica(guid, data).get(SECONDS, TimeUnit.SECONDS));
         CompletableFuture<PlaceResult> result = new CompletableFuture<>();
@@ -143,6 +169,14 @@ class StoreCrashProcessTest {
             return null;
         }).get(SECONDS, TimeUnit.SECONDS);
         return result;
+    }
+
+    private Id lastInserted() {
+        Id last = null;
+        for (Id guid : inserted.keySet()) {
+            last = guid;
+        }
+        return last;
     }
 
     private static LocateResult read(OverlayServer reader, Id guid) throws Exception {
