@@ -84,6 +84,25 @@ public record AgentOverlay(TransitStubTopology topology, Simulation simulation, 
         return joined;
     }
 
+    /** Peers declared failed so far, summed over every node (after a settled build, all false). */
+    public long failuresDetected() {
+        long total = 0;
+        for (int v = 0; v < topology.hostCount(); v++) {
+            OverlayNode node = overlay.node(v);
+            total += node == null ? 0 : node.failuresDetected();
+        }
+        return total;
+    }
+
+    /** Bytes sent so far over each queued stub link, by link ID. */
+    public long[] linkBytes() {
+        long[] bytes = new long[topology.linkCount()];
+        for (int l = 0; l < bytes.length; l++) {
+            bytes[l] = overlay.network().linkBytes(l);
+        }
+        return bytes;
+    }
+
     /** Runs the simulation for {@code d} of virtual time. */
     public void run(Duration d) {
         simulation.runFor(d.toNanos());

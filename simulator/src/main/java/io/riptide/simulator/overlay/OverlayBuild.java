@@ -36,8 +36,8 @@ public final class OverlayBuild {
     /**
      * Builds it from the scenario options {@code nodes}, {@code hosts-per-stub}, {@code join-rate}
      * (joins per virtual second; default the larger of 50 and nodes/20), {@code settle-s} and
-     * {@code links} (default false: latency only; true: messages between stubs also queue on the
-     * 1.5 Mb/s stub uplinks by their wire size, so a busy stub's link congests).
+     * {@code links} (default false here, the scenario may choose: latency only; true: messages between
+     * stubs also queue on the 1.5 Mb/s stub uplinks by their wire size, so a busy stub's link congests).
      */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress) {
         return build(options, seed, config, progress, 1000);

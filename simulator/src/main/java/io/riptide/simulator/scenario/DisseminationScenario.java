@@ -57,7 +57,7 @@ public final class DisseminationScenario implements Scenario {
         Progress progress = context.progress();
         DolrConfig config = DolrConfig.defaults();
 
-        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, 1100);
+        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, 1100, true);
         SimulatedOverlay overlay = build.overlay();
         Simulation sim = build.simulation();
         TransitStubTopology topology = build.topology();

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.runtime.sim.SimNetwork;
 import io.riptide.dolr.DolrConfig;
-import io.riptide.dolr.OverlayNode;
 import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.topology.TopologyParams;
 import io.riptide.simulator.topology.TransitStubTopology;
@@ -32,11 +31,8 @@ class OverlayOverQueuedLinksTest {
         assertEquals(NODES, world.joined());
         SimNetwork net = world.overlay().network();
         int links = topology.linkCount();
-        long[] bytesBefore = new long[links];
-        for (int l = 0; l < links; l++) {
-            bytesBefore[l] = net.linkBytes(l);
-        }
-        long failuresBefore = failures(world);
+        long[] bytesBefore = world.linkBytes();
+        long failuresBefore = world.failuresDetected();
 
         long worstBacklog = 0;
         int seconds = 20;
@@ -47,20 +43,11 @@ class OverlayOverQueuedLinksTest {
             }
         }
 
-        assertEquals(0, failures(world) - failuresBefore, "no peer declared failed once settled: none failed");
+        assertEquals(0, world.failuresDetected() - failuresBefore, "no peer declared failed once settled: none failed");
         assertTrue(worstBacklog < Duration.ofMillis(500).toNanos(), "uplink queues drained: worst " + worstBacklog / 1e9 + " s");
         for (int l = 0; l < links; l++) {
             double utilisation = (net.linkBytes(l) - bytesBefore[l]) * 8.0 / (seconds * 1.5e6);
             assertTrue(utilisation < 0.25, "upkeep leaves the uplink for traffic: link " + l + " at " + utilisation);
         }
-    }
-
-    private static long failures(AgentOverlay world) {
-        long total = 0;
-        for (int v = 0; v < world.topology().hostCount(); v++) {
-            OverlayNode node = world.overlay().node(v);
-            total += node == null ? 0 : node.failuresDetected();
-        }
-        return total;
     }
 }
