@@ -125,6 +125,16 @@ final class GatewayOverlay implements AutoCloseable {
         return f;
     }
 
+    /** Sends an insert request straight to gateway {@code index}, saying whether the requester found its copy stale. */
+    InsertReply insertVia(int index, String url, boolean stale) throws Exception {
+        CompletableFuture<InsertReply> f = new CompletableFuture<>();
+        client.call(node -> {
+            clientApp[0].insertVia(gateways.get(index).address(), url, Headers.EMPTY, stale, f::complete);
+            return null;
+        });
+        return f.get(30, TimeUnit.SECONDS);
+    }
+
     /** Pushes a signed publisher push from the client node to the nearest gateway. */
     void pushFromClient(io.riptide.core.gateway.GatewayMessages.PublisherPush push, java.util.function.Consumer<InsertReply> done) {
         client.call(node -> {

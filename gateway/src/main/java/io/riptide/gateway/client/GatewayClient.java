@@ -47,9 +47,15 @@ public final class GatewayClient implements OverlayApplication {
 
     /** Asks the gateway at {@code gateway} directly (not the nearest one) to insert {@code url}. */
     public void insertVia(io.riptide.core.runtime.NodeAddress gateway, String url, Headers requestHeaders, Consumer<InsertReply> done) {
+        insertVia(gateway, url, requestHeaders, false, done);
+    }
+
+    /** As above; {@code stale} says the requester found its copy stale (three such reports install a monitor). */
+    public void insertVia(io.riptide.core.runtime.NodeAddress gateway, String url, Headers requestHeaders, boolean stale,
+                          Consumer<InsertReply> done) {
         long[] id = new long[1];
         id[0] = pending.add(deadline, done, () -> failure(id[0], url, "no answer from " + gateway + " within " + deadline.toMillis() + " ms"));
-        node.send(gateway, new InsertRequest(id[0], url, requestHeaders, false));
+        node.send(gateway, new InsertRequest(id[0], url, requestHeaders, stale));
     }
 
     /** Pushes a signed publisher push (see {@code PushSignatures}) to the nearest gateway. */
