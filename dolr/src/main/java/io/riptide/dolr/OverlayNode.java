@@ -88,6 +88,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 /**
  * One overlay node: the DOLR's public face. Routing ({@link #route}), location ({@link #publish},
@@ -151,7 +152,7 @@ public final class OverlayNode implements MessageHandler {
         this.leafSet = new LeafSet(self.id(), config.leafSetHalf());
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
-                config.bloomHashes(), this::heldObjects);
+                config.bloomHashes(), this::heldObjects, this::measure);
         this.store = storage.open(env, this::onEvicted, localArea::heldByNeighbour);
         List<Id> recovered = store.guids(); // held before a restart: published once the node has joined
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
@@ -251,6 +252,15 @@ public final class OverlayNode implements MessageHandler {
 
     private OverlayApplication application() {
         return app;
+    }
+
+    /** A peer's RTT: the one measured already, or a probe's answer (-1 if none came). */
+    private void measure(NodeHandle peer, LongConsumer result) {
+        if (peers.isMeasured(peer.id())) {
+            result.accept(peers.rtt(peer.id()));
+        } else {
+            prober.probe(peer, result);
+        }
     }
 
     private Membership membership() {

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -23,6 +25,11 @@ import java.util.function.Supplier;
  * (changes in between are coalesced into the next push). A new object so reaches the deepest level
  * in a few round trips rather than one refresh period per level; the push dies out there, because
  * the deepest level is not advertised further.
+ *
+ * <p>Besides the nearest peers, the area keeps the filters of a few {@link Providers}: nearby peers
+ * that answered this node's reads although they are not among its nearest (a stub's cache manager
+ * node, typically). Their filters are consulted as a neighbour's are, so a replica on such a peer is
+ * reached in one hop rather than through a neighbour.
  */
 public final class LocalArea {
     /** Least time between two pushes from this node: a node storing many replicas at once sends one per gap. */
@@ -31,6 +38,10 @@ public final class LocalArea {
     private static final int SUBSCRIBERS_PER_SLOT = 4;
     /** A puller not heard from in this many refresh periods no longer keeps a filter of this node. */
     private static final int SUBSCRIBER_PERIODS = 3;
+    /** Providers kept beside the nearest neighbours. */
+    static final int PROVIDER_SLOTS = 4;
+    /** A provider that has served nothing for this many refresh periods is let go. */
+    private static final int PROVIDER_PERIODS = 10;
 
     /** A neighbour that probably leads to the object, {@code level} hops through it. */
     public record Match(NodeHandle neighbour, int level) {
@@ -46,11 +57,14 @@ public final class LocalArea {
     private final int bits;
     private final int hashes;
     private final Supplier<List<Id>> ownReplicas;
+    private final BiConsumer<NodeHandle, LongConsumer> measure;
     // Nearest first.
     private final List<NodeHandle> neighbours = new ArrayList<>();
     private final Map<Id, Long> rtts = new HashMap<>();
     private final Map<Id, AttenuatedBloomFilter> filters = new HashMap<>();
     private final Subscribers subscribers;
+    private final Providers providers = new Providers(PROVIDER_SLOTS);
+    private long refreshNanos = Duration.ofSeconds(10).toNanos();
     private long subscriberTtlNanos = Duration.ofSeconds(30).toNanos();
     private boolean started;
     // Level 0 as of the last push check: own holdings that gained bits since then are pushed.
@@ -72,20 +86,24 @@ public final class LocalArea {
 
     /**
      * {@code levels} counts level 0 (this node), so each neighbour's filter has {@code levels - 1}
-     * levels.
+     * levels. {@code measure} finds a peer's RTT (nanoseconds, or -1 if it did not answer): a peer
+     * that served a read is measured before it is kept as a provider.
      */
-    public LocalArea(Env env, int capacity, int levels, int bits, int hashes, Supplier<List<Id>> ownReplicas) {
+    public LocalArea(Env env, int capacity, int levels, int bits, int hashes, Supplier<List<Id>> ownReplicas,
+                     BiConsumer<NodeHandle, LongConsumer> measure) {
         this.env = env;
         this.capacity = capacity;
         this.levels = levels;
         this.bits = bits;
         this.hashes = hashes;
         this.ownReplicas = ownReplicas;
+        this.measure = measure;
         this.subscribers = new Subscribers(Math.max(1, capacity * SUBSCRIBERS_PER_SLOT));
     }
 
     /** Starts pulling neighbours' filters every {@code refresh}. */
     public void start(Duration refresh) {
+        refreshNanos = refresh.toNanos();
         subscriberTtlNanos = refresh.toNanos() * SUBSCRIBER_PERIODS;
         ownRebuildNanos = refresh.toNanos();
         started = true;
@@ -124,6 +142,7 @@ public final class LocalArea {
         } else if (neighbours.size() == capacity && rtts.get(neighbours.get(capacity - 1).id()) <= rttNanos) {
             return;
         }
+        providers.remove(id); // now a neighbour proper
         rtts.put(id, rttNanos);
         int pos = 0;
         while (pos < neighbours.size() && rtts.get(neighbours.get(pos).id()) <= rttNanos) {
@@ -134,6 +153,9 @@ public final class LocalArea {
             NodeHandle dropped = neighbours.remove(neighbours.size() - 1);
             rtts.remove(dropped.id());
             filters.remove(dropped.id());
+        }
+        if (neighbours.size() == capacity) {
+            dropFarProviders();
         }
         if (existing < 0 && started && indexOf(id) >= 0) {
             // A new neighbour: its filter now, not at the next refresh, and its pushes from now on.
@@ -157,9 +179,73 @@ public final class LocalArea {
         if (i >= 0) {
             neighbours.remove(i);
         }
+        providers.remove(id);
         rtts.remove(id);
         filters.remove(id);
         subscribers.remove(id);
+    }
+
+    /**
+     * {@code peer} answered one of this node's reads or locates {@code elapsedNanos} after it was
+     * issued. A peer near enough to be local but not among the nearest is measured and, if its RTT
+     * says it is local, kept as a provider: its filter is pulled from now on and consulted as a
+     * neighbour's. Answers from afar are ignored without a measurement.
+     */
+    public void answeredBy(NodeHandle peer, long elapsedNanos) {
+        Id id = peer.id();
+        long now = env.nowNanos();
+        if (capacity == 0 || !started || id.equals(env.self().id()) || indexOf(id) >= 0
+                || providers.servedAgain(id, now)) {
+            return;
+        }
+        // The answer took at least a round trip to the peer: one slower than twice the filters'
+        // reach came from beyond it, so no measurement is spent on it.
+        if (neighbours.isEmpty() || elapsedNanos > 2L * reachNanos()) {
+            return;
+        }
+        measure.accept(peer, rtt -> {
+            if (rtt < 0 || rtt > reachNanos() || indexOf(id) >= 0 || !started) {
+                return;
+            }
+            boolean known = providers.contains(id);
+            NodeHandle displaced = providers.served(peer, rtt, env.nowNanos());
+            if (displaced != null && indexOf(displaced.id()) < 0) {
+                filters.remove(displaced.id());
+            }
+            if (!known) {
+                env.send(peer.address(), new BloomPull());
+                pulls++;
+            }
+        });
+    }
+
+    /**
+     * How far the filters reach: as many times the farthest neighbour's RTT as they have levels. A
+     * provider is no farther, so it is one the filters could have found anyway, only in more hops.
+     */
+    private long reachNanos() {
+        return (levels - 1) * radiusNanos();
+    }
+
+    /** The farthest neighbour's RTT, or -1 while the area has no neighbour. */
+    private long radiusNanos() {
+        return neighbours.isEmpty() ? -1 : rtts.get(neighbours.get(neighbours.size() - 1).id());
+    }
+
+    /** As the area fills with nearer neighbours, providers beyond its new reach stop being local. */
+    private void dropFarProviders() {
+        long limit = reachNanos();
+        for (NodeHandle p : providers.peers()) {
+            if (providers.rttNanos(p.id()) > limit) {
+                providers.remove(p.id());
+                filters.remove(p.id());
+            }
+        }
+    }
+
+    /** The providers kept beside the neighbours, longest since serving first. */
+    public List<NodeHandle> providers() {
+        return providers.peers();
     }
 
     /** The neighbours, nearest first. */
@@ -168,8 +254,17 @@ public final class LocalArea {
     }
 
     private void pull() {
+        for (NodeHandle gone : providers.expire(env.nowNanos() - PROVIDER_PERIODS * refreshNanos)) {
+            if (indexOf(gone.id()) < 0) {
+                filters.remove(gone.id());
+            }
+        }
         for (NodeHandle n : neighbours) {
             env.send(n.address(), new BloomPull());
+            pulls++;
+        }
+        for (NodeHandle p : providers.peers()) {
+            env.send(p.address(), new BloomPull());
             pulls++;
         }
     }
@@ -275,7 +370,7 @@ public final class LocalArea {
      * to this node's own advertisement is passed on (pushed here in turn).
      */
     public void onAd(NodeHandle from, BloomAd ad) {
-        if (indexOf(from.id()) < 0 || ad.hashes() != hashes || ad.words().size() != levels - 1) {
+        if ((indexOf(from.id()) < 0 && !providers.contains(from.id())) || ad.hashes() != hashes || ad.words().size() != levels - 1) {
             return;
         }
         List<BloomFilter> linkLevels = new ArrayList<>(ad.words().size());
@@ -300,8 +395,9 @@ public final class LocalArea {
      */
     public List<Match> matches(Id guid, int maxLevel, Predicate<Id> skip) {
         List<Match> out = new ArrayList<>();
+        List<NodeHandle> linked = linkedNearestFirst();
         for (int level = 1; level <= Math.min(maxLevel, levels - 1); level++) {
-            for (NodeHandle n : neighbours) {
+            for (NodeHandle n : linked) {
                 AttenuatedBloomFilter f = filters.get(n.id());
                 if (f != null && !skip.test(n.id()) && f.level(level).mightContain(guid)) {
                     out.add(new Match(n, level));
@@ -309,6 +405,28 @@ public final class LocalArea {
             }
         }
         return out;
+    }
+
+    /** The neighbours and the providers, nearest first. */
+    private List<NodeHandle> linkedNearestFirst() {
+        if (providers.size() == 0) {
+            return neighbours;
+        }
+        List<NodeHandle> out = new ArrayList<>(neighbours);
+        for (NodeHandle p : providers.peers()) {
+            long rtt = providers.rttNanos(p.id());
+            int pos = 0;
+            while (pos < out.size() && rttOf(out.get(pos)) <= rtt) {
+                pos++;
+            }
+            out.add(pos, p);
+        }
+        return out;
+    }
+
+    private long rttOf(NodeHandle linked) {
+        Long rtt = rtts.get(linked.id());
+        return rtt != null ? rtt : providers.rttNanos(linked.id());
     }
 
     /**

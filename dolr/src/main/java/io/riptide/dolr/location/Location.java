@@ -335,12 +335,16 @@ public final class Location {
             return;
         }
         p.deadline().cancel();
+        long elapsed = env.nowNanos() - p.startedAt();
         if (replica != null) {
             located++;
+            if (config.bloomEnabled() && !replica.id().equals(env.self().id())) {
+                area.answeredBy(replica, elapsed); // a nearby replica's filter may be worth keeping
+            }
         } else {
             failedLocates++;
         }
-        p.done().accept(new LocateResult(p.guid(), replica, failure, hopCount, env.nowNanos() - p.startedAt(), data));
+        p.done().accept(new LocateResult(p.guid(), replica, failure, hopCount, elapsed, data));
     }
 
     /** A replica's answer. */
