@@ -55,7 +55,10 @@ class SlowHitTest {
         }
         stub.node(FAR).storeReplica(guid, new byte[] {1, 2, 3});
         stub.run(Duration.ofSeconds(5));
-        LocateResult before = stub.read(MANAGER, guid);
+        // The client that saw the slow hit reads it, not the manager: in this small overlay the far
+        // node would become one of the manager's Bloom providers, and the manager's reads would not
+        // show where the placement put the copy.
+        LocateResult before = stub.read(CLIENT, guid);
         int up = stub.overlay.vertexOf(stub.node(MANAGER).nextHop(guid).id());
         stub.hint(CLIENT, new LatencyHint("http://example.com/slow", guid, Math.max(2, before.hops()), 90_000));
         stub.run(Duration.ofSeconds(8));
@@ -63,7 +66,8 @@ class SlowHitTest {
         assertTrue(stub.node(up).replicas().contains(guid), "one hop up from the manager, toward the root");
         LocateResult after = stub.read(MANAGER, guid);
         assertEquals(stub.node(up).self().id(), after.replica().id(), "the manager's subtree is served by the placed replica");
-        assertTrue(after.elapsedNanos() <= before.elapsedNanos(), after.elapsedNanos() + " vs " + before.elapsedNanos());
+        long farRoundTrip = 2 * stub.latency.latencyNanos(MANAGER, FAR);
+        assertTrue(after.elapsedNanos() <= farRoundTrip, after.elapsedNanos() + " ns vs " + farRoundTrip + " ns to the far copy");
     }
 
     @Test

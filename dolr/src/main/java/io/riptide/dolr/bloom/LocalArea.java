@@ -297,13 +297,18 @@ public final class LocalArea {
         return ownCache.toWords();
     }
 
-    /** Advertised levels 1..levels-2: the union of the neighbours' link filters at each. */
+    /**
+     * Advertised levels 1..levels-2: the union of the neighbours' link filters at each. Providers'
+     * filters are left out: a provider is a shortcut for this node only, and advertising it would
+     * make a farther replica look as near, in levels, as a nearer one to every peer pulling from here.
+     */
     private List<long[]> neighbourLevels() {
         List<long[]> words = new ArrayList<>();
         for (int level = 1; level < levels - 1; level++) {
             BloomFilter union = new BloomFilter(bits, hashes);
-            for (AttenuatedBloomFilter f : filters.values()) {
-                if (f.depth() >= level) {
+            for (NodeHandle n : neighbours) {
+                AttenuatedBloomFilter f = filters.get(n.id());
+                if (f != null && f.depth() >= level) {
                     union.union(f.level(level));
                 }
             }
@@ -435,8 +440,9 @@ public final class LocalArea {
      * look like a non-master now and then; that only costs the stub an occasional outside fetch.
      */
     public boolean heldByNeighbour(Id guid) {
-        for (AttenuatedBloomFilter f : filters.values()) {
-            if (f.level(1).mightContain(guid)) {
+        for (NodeHandle n : neighbours) {
+            AttenuatedBloomFilter f = filters.get(n.id());
+            if (f != null && f.level(1).mightContain(guid)) {
                 return true;
             }
         }
