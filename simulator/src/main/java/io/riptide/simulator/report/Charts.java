@@ -50,7 +50,15 @@ public final class Charts {
 
     /** A CDF chart: for each named sample, the fraction of values at or below x. */
     public void cdf(Path png, String title, String xLabel, Map<String, double[]> samples) throws IOException {
+        cdf(png, title, xLabel, samples, Double.NaN);
+    }
+
+    /** As {@link #cdf(Path, String, String, Map)} with the x axis cut at {@code xMax} (NaN: not cut), so a long tail does not squash the body. */
+    public void cdf(Path png, String title, String xLabel, Map<String, double[]> samples, double xMax) throws IOException {
         XYChart chart = xyChart(title, xLabel, "fraction ≤ x");
+        if (!Double.isNaN(xMax)) {
+            chart.getStyler().setXAxisMin(0.0).setXAxisMax(xMax);
+        }
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(1.0);
         // Without a pattern XChart labels small samples' distinct fractions one by one.
         chart.getStyler().setYAxisDecimalPattern("0.0").setYAxisTickMarkSpacingHint(60);
