@@ -1,13 +1,12 @@
 package io.riptide.cachemanager.insert;
 
 import io.riptide.cachemanager.CacheManagerConfig;
-import io.riptide.cachemanager.hints.CountPerWindow;
-import io.riptide.cachemanager.hints.OncePerWindow;
 import io.riptide.core.hint.HintMessages.MissHint;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.http.Headers;
 import io.riptide.core.http.Variants;
 import io.riptide.core.runtime.Env;
+import io.riptide.core.throttle.Throttle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,18 +29,18 @@ public final class InsertTrigger {
 
     private final Env env;
     private final GatewayRequests gateway;
-    private final OncePerWindow<String> misses;
-    private final OncePerWindow<String> stale;
-    private final CountPerWindow<String> missUrls;
-    private final CountPerWindow<String> staleUrls;
+    private final Throttle<String> misses;
+    private final Throttle<String> stale;
+    private final Throttle<String> missUrls;
+    private final Throttle<String> staleUrls;
 
     public InsertTrigger(Env env, GatewayRequests gateway, CacheManagerConfig config) {
         this.env = env;
         this.gateway = gateway;
-        this.misses = new OncePerWindow<>(config.missWindow(), config.maxTracked());
-        this.stale = new OncePerWindow<>(config.staleWindow(), config.maxTracked());
-        this.missUrls = new CountPerWindow<>(config.missWindow(), MAX_VARIANTS_PER_URL, config.maxTracked());
-        this.staleUrls = new CountPerWindow<>(config.staleWindow(), MAX_VARIANTS_PER_URL, config.maxTracked());
+        this.misses = Throttle.oncePer(config.missWindow(), config.maxTracked());
+        this.stale = Throttle.oncePer(config.staleWindow(), config.maxTracked());
+        this.missUrls = Throttle.perWindow(config.missWindow(), MAX_VARIANTS_PER_URL, config.maxTracked());
+        this.staleUrls = Throttle.perWindow(config.staleWindow(), MAX_VARIANTS_PER_URL, config.maxTracked());
     }
 
     /** A miss: one insert per URL and variant per window, at most {@link #MAX_VARIANTS_PER_URL} variants. */
@@ -60,7 +59,7 @@ public final class InsertTrigger {
         }
     }
 
-    private boolean admit(OncePerWindow<String> variants, CountPerWindow<String> urls, String url, Headers selecting) {
+    private boolean admit(Throttle<String> variants, Throttle<String> urls, String url, Headers selecting) {
         long now = env.nowNanos();
         String variant = variantOf(url, selecting);
         // A variant already asked for costs nothing from the URL's budget.

@@ -1,9 +1,9 @@
 package io.riptide.cachemanager.replicas;
 
 import io.riptide.cachemanager.CacheManagerConfig;
-import io.riptide.cachemanager.hints.OncePerWindow;
 import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.id.Id;
+import io.riptide.core.throttle.Throttle;
 import io.riptide.dolr.OverlayNode;
 
 /**
@@ -14,14 +14,14 @@ import io.riptide.dolr.OverlayNode;
 public final class SlowHits {
     private final OverlayNode node;
     private final CacheManagerConfig config;
-    private final OncePerWindow<Id> placed;
+    private final Throttle<Id> placed;
     private long replicasMade;
     private long failures;
 
     public SlowHits(OverlayNode node, CacheManagerConfig config) {
         this.node = node;
         this.config = config;
-        this.placed = new OncePerWindow<>(config.placeWindow(), config.maxTracked());
+        this.placed = Throttle.oncePer(config.placeWindow(), config.maxTracked());
     }
 
     /** A proxy's latency hint: acts if the hit was slow. */
