@@ -8,21 +8,26 @@ import io.riptide.dolr.client.OverlayClient;
 import io.riptide.proxy.cache.CacheLookup;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import io.riptide.proxy.cache.OverlayCacheLookup;
+import io.riptide.proxy.cache.ProxyCache;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The browser proxy as a user runs it: the HTTP front, and behind it the overlay read through the
- * nearest access nodes found from the seeds, trusting one or more providers' keys. With no seeds (or in
- * pass-through mode) it is a plain proxy: every request goes to the origin.
+ * The browser proxy as a user runs it: the HTTP front, and behind it the {@link ProxyCache} on an
+ * overlay client's loop, reading through the nearest access nodes found from the seeds and trusting
+ * one or more providers' keys; copies are verified on the client's {@value ProxyCache#VERIFY_STAGE}
+ * stage. With no seeds (or in pass-through mode) it is a plain proxy: every request goes to the origin.
  */
 public final class RiptideProxy implements AutoCloseable {
     private final OverlayClient client;
     private final OverlayCacheLookup cache;
     private final ProxyServer server;
+    /** How long a status page or a caller waits for a figure from the cache's loop. */
+    private static final long INSPECT_SECONDS = 1;
 
     private RiptideProxy(OverlayClient client, OverlayCacheLookup cache, ProxyServer server) {
         this.client = client;
@@ -78,14 +83,14 @@ public final class RiptideProxy implements AutoCloseable {
         if ((seeds.isEmpty() && !moreSeedsLater) || providers.isEmpty() || config.passThrough()) {
             return new RiptideProxy(null, null, ProxyServer.start(config, CacheLookup.NONE));
         }
-        OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()),
-                listen != null ? listen : ClientAddress.toward(seeds), seeds, cacheConfig.readDeadline());
-        OverlayCacheLookup cache = new OverlayCacheLookup(client, providers, cacheConfig, clock);
+        OverlayClient client = OverlayClient.start(SigningKey.generate(new SecureRandom()), seeds,
+                OverlayClient.Options.of(cacheConfig.readDeadline()).listening(listen != null ? listen : ClientAddress.toward(seeds))
+                        .withStages(List.of(OverlayCacheLookup.verifyStage(cacheConfig))).withClock(clock));
+        OverlayCacheLookup cache = OverlayCacheLookup.start(client, providers, cacheConfig, clock);
         try {
-            ProxyServer server = ProxyServer.start(config.toBuilder().accessNodes(cache::accessNodes).build(), cache);
+            ProxyServer server = ProxyServer.start(config.toBuilder().accessNodes(() -> accessNodes(client)).build(), cache);
             return new RiptideProxy(client, cache, server);
         } catch (RuntimeException e) {
-            cache.close();
             client.close();
             throw e;
         }
@@ -133,15 +138,34 @@ public final class RiptideProxy implements AutoCloseable {
 
     /** Replicas refused by verification so far. */
     public long rejectedReplicas() {
-        return cache == null ? 0 : cache.rejected();
+        return cache == null ? 0 : inspect(ProxyCache::refused, -1L);
+    }
+
+    /** A figure of the proxy's cache, read on its loop; {@code unknown} if the loop does not answer in time. */
+    public <T> T inspect(java.util.function.Function<ProxyCache, T> read, T unknown) {
+        if (cache == null) {
+            return unknown;
+        }
+        try {
+            return cache.inspect(read).get(INSPECT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return unknown;
+        }
+    }
+
+    /** The access nodes in use, for the status page. */
+    private static List<String> accessNodes(OverlayClient client) {
+        try {
+            return client.accessNodes().get(INSPECT_SECONDS, TimeUnit.SECONDS).stream()
+                    .map(a -> a.node() + String.format(" (%.2f ms)", a.rttNanos() / 1e6)).toList();
+        } catch (Exception e) {
+            return List.of("unavailable: " + e.getMessage());
+        }
     }
 
     @Override
     public void close() {
         server.close();
-        if (cache != null) {
-            cache.close();
-        }
         if (client != null) {
             client.close();
         }

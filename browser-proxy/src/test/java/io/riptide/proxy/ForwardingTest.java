@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.riptide.core.http.Headers;
 import io.riptide.core.testing.Await;
 import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.proxy.cache.CacheStatus;
 import io.riptide.proxy.cache.LookupResult;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -159,8 +160,7 @@ class ForwardingTest {
         assertEquals(body, r.body());
         assertEquals("riptide; fwd=bypass; detail=method", r.headers().firstValue("Cache-Status").orElseThrow());
         assertTrue(cache.lookups.isEmpty());
-        Await.until("the cache hears of the bypassed response", () -> cache.originResponses.size() == 1);
-        assertTrue(cache.originResponses.get(0).bypassed());
+        assertTrue(cache.originResponses.isEmpty(), "a response that bypassed the cache is none of its business (no hint)");
     }
 
     @Test
@@ -198,9 +198,9 @@ class ForwardingTest {
 
     @Test
     void aHitIsServedWithoutContactingTheOrigin() throws Exception {
-        RecordingCache cache = new RecordingCache(req -> CompletableFuture.supplyAsync(() -> LookupResult.hit(200, "OK",
-                Headers.of("Content-Type", "text/plain", "Age", "5", "Cache-Status", "riptide; hit"),
-                "from the overlay".getBytes(StandardCharsets.UTF_8))));
+        RecordingCache cache = new RecordingCache(req -> CompletableFuture.supplyAsync(() -> LookupResult.serve(CacheStatus.HIT,
+                new LookupResult.Answer(200, "OK", Headers.of("Content-Type", "text/plain", "Age", "5"),
+                        "from the overlay".getBytes(StandardCharsets.UTF_8)), null)));
         startProxy(config().build(), cache);
         HttpResponse<String> r = get("/hello");
         assertEquals(200, r.statusCode());

@@ -2,6 +2,7 @@ package io.riptide.proxy;
 
 import io.riptide.core.http.Headers;
 import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.proxy.cache.CacheStatus;
 import io.riptide.proxy.cache.LookupResult;
 import io.riptide.proxy.cache.ProxyRequest;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.function.Function;
 
 /** A test cache that records every lookup and origin response and answers with a function of the request. */
 final class RecordingCache implements CacheLookup {
-    record OriginResponse(ProxyRequest request, int status, boolean bypassed) {
+    record OriginResponse(ProxyRequest request, LookupResult lookup, int status) {
     }
 
     final List<ProxyRequest> lookups = new CopyOnWriteArrayList<>();
@@ -23,7 +24,7 @@ final class RecordingCache implements CacheLookup {
     }
 
     static RecordingCache missing() {
-        return new RecordingCache(r -> CompletableFuture.completedFuture(LookupResult.miss("fwd=miss")));
+        return new RecordingCache(r -> CompletableFuture.completedFuture(LookupResult.forward(CacheStatus.forward("miss"))));
     }
 
     @Override
@@ -33,8 +34,7 @@ final class RecordingCache implements CacheLookup {
     }
 
     @Override
-    public void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos,
-                                 boolean bypassed) {
-        originResponses.add(new OriginResponse(request, status, bypassed));
+    public void onOriginResponse(ProxyRequest request, LookupResult lookup, int status, Headers responseHeaders) {
+        originResponses.add(new OriginResponse(request, lookup, status));
     }
 }

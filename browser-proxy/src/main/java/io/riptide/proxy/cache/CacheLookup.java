@@ -7,20 +7,21 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The seam between the proxy's HTTP front and the cache behind it: the front asks for a cached answer
  * to a cacheable request and serves it, or goes to the origin at once when the lookup says miss.
+ * Callable from any thread.
  */
 public interface CacheLookup {
     /**
-     * Looks {@code request} up. Always completes, within the lookup's own deadline, with a hit to
-     * serve or a miss that says why (for the {@code Cache-Status} header). Never blocks the caller.
+     * Looks {@code request} up. Always completes, within the lookup's own deadline, with an answer to
+     * serve, a copy to revalidate, or a miss that says why. Never blocks the caller.
      */
     CompletableFuture<LookupResult> lookup(ProxyRequest request);
 
     /**
-     * The origin answered a request that went to it after a miss (or a bypass, with {@code bypassed})
-     * with {@code status} and {@code responseHeaders}: a chance to send hints (a miss hint to the
-     * nearest cache manager or gateway), whose variant the response's Vary selects.
+     * The origin answered a request that {@code lookup} sent forward (a miss, or a revalidation) with
+     * {@code status} and {@code responseHeaders}: a chance to send hints, whose variant the response's
+     * Vary selects. Not called for requests that bypass the cache.
      */
-    void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos, boolean bypassed);
+    void onOriginResponse(ProxyRequest request, LookupResult lookup, int status, Headers responseHeaders);
 
     /** The clock the cache judges freshness by; the front uses it too, for the dates it compares. */
     default Clock clock() {
@@ -31,12 +32,11 @@ public interface CacheLookup {
     CacheLookup NONE = new CacheLookup() {
         @Override
         public CompletableFuture<LookupResult> lookup(ProxyRequest request) {
-            return CompletableFuture.completedFuture(LookupResult.miss("fwd=miss"));
+            return CompletableFuture.completedFuture(LookupResult.forward(CacheStatus.forward("miss")));
         }
 
         @Override
-        public void onOriginResponse(ProxyRequest request, int status, Headers responseHeaders, long latencyNanos,
-                                     boolean bypassed) {
+        public void onOriginResponse(ProxyRequest request, LookupResult lookup, int status, Headers responseHeaders) {
         }
     };
 }

@@ -1,17 +1,41 @@
 package io.riptide.proxy.cache;
 
 import io.riptide.core.http.Headers;
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
 import java.time.Duration;
 
 /**
- * What a cache lookup came to: a response to serve (its headers already carry {@code Age} and
- * {@code Cache-Status}), or a miss with the {@code Cache-Status} parameters to put on the origin's
- * response (RFC 9211, e.g. {@code fwd=miss}, {@code fwd=stale}, {@code fwd=miss; detail=timeout}).
- * A miss may carry the verified copy it found but may not serve without validation ({@link #stored}):
- * the front then revalidates it with the origin (RFC 9111 §4.3).
+ * What a cache lookup came to, and everything the rest of the request needs from it: an answer to
+ * serve, a verified copy to revalidate with the origin first (RFC 9111 §4.3), or nothing, with the
+ * {@code Cache-Status} saying why; and the copy it found, if any ({@link Found}), whose staleness the
+ * hint after the origin's answer reports. Nothing about a lookup is kept anywhere else.
+ *
+ * @param kind   serve, validate or forward
+ * @param status the Cache-Status of the response (a forwarded one's {@code fwd-status} added by the front)
+ * @param answer the response to serve, for {@link Kind#SERVE}
+ * @param stored the copy to revalidate, for {@link Kind#VALIDATE}
+ * @param found  the verified copy the lookup found, or null
  */
-public record LookupResult(boolean hit, int status, String reason, Headers headers, byte[] body, String missStatus,
-        Stored stored) {
+public record LookupResult(Kind kind, CacheStatus status, Answer answer, Stored stored, Found found) {
+    /** What the front does with the request. */
+    public enum Kind {
+        /** Answer from the cache ({@link #answer}): a hit, or the 504 of an only-if-cached request. */
+        SERVE,
+        /** Ask the origin to validate {@link #stored}, and serve it on a 304. */
+        VALIDATE,
+        /** Go to the origin. */
+        FORWARD
+    }
+
+    /**
+     * A response from the cache.
+     *
+     * @param headers as stored, with {@code Age}; the front adds {@code Cache-Status}
+     */
+    public record Answer(int status, String reason, Headers headers, byte[] body) {
+    }
+
     /**
      * A verified copy that needs validating before use.
      *
@@ -25,18 +49,46 @@ public record LookupResult(boolean hit, int status, String reason, Headers heade
     public record Stored(int status, String reason, Headers headers, byte[] body, Duration age, boolean staleIfError) {
     }
 
-    /** A hit. */
-    public static LookupResult hit(int status, String reason, Headers headers, byte[] body) {
-        return new LookupResult(true, status, reason, headers, body, null, null);
+    /**
+     * The verified copy a lookup found.
+     *
+     * @param guid    the GUID it was read under
+     * @param primary whether it is the primary provider's (only those are hinted and reported)
+     * @param version its certified version
+     * @param stale   whether the copy itself needed validating (not only the request's directives)
+     * @param replica the node that served it, when the overlay says (a member's own read); else null
+     * @param hops    overlay hops of the read
+     */
+    public record Found(Id guid, boolean primary, long version, boolean stale, NodeHandle replica, int hops) {
     }
 
-    /** A miss; {@code cacheStatus} holds the RFC 9211 parameters after the cache's name. */
-    public static LookupResult miss(String cacheStatus) {
-        return new LookupResult(false, 0, null, Headers.EMPTY, null, cacheStatus, null);
+    /** An answer from the cache. */
+    public static LookupResult serve(CacheStatus status, Answer answer, Found found) {
+        return new LookupResult(Kind.SERVE, status, answer, null, found);
     }
 
-    /** A miss that found {@code stored}, usable once the origin validates it; {@code cacheStatus} as for a miss. */
-    public static LookupResult validate(String cacheStatus, Stored stored) {
-        return new LookupResult(false, 0, null, Headers.EMPTY, null, cacheStatus, stored);
+    /** A verified copy to revalidate. */
+    public static LookupResult validate(CacheStatus status, Stored stored, Found found) {
+        return new LookupResult(Kind.VALIDATE, status, null, stored, found);
+    }
+
+    /** No usable copy: the origin answers. */
+    public static LookupResult forward(CacheStatus status) {
+        return new LookupResult(Kind.FORWARD, status, null, null, null);
+    }
+
+    /** Whether the front answers from the cache. */
+    public boolean served() {
+        return kind == Kind.SERVE;
+    }
+
+    /** Whether a verified copy usable for this request was found: served as a hit, or to revalidate. */
+    boolean foundCopy() {
+        return kind == Kind.VALIDATE || (kind == Kind.SERVE && status.hit());
+    }
+
+    /** Whether the copy found was stale, so the hint after the origin's answer says so. */
+    public boolean wasStale() {
+        return found != null && found.stale();
     }
 }

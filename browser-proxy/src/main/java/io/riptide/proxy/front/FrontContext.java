@@ -3,8 +3,16 @@ package io.riptide.proxy.front;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
 import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.proxy.cache.Cacheability;
 import io.riptide.proxy.upstream.UpstreamClient;
 
-/** What every browser connection shares: configuration, the cache, the counters, the origin pools and the lookup bound. */
-record FrontContext(ProxyConfig config, CacheLookup cache, ProxyStats stats, UpstreamClient upstream, Admission admission) {
+/**
+ * What every browser connection shares: configuration, the cache and which requests may use it, the
+ * counters, the origin pools and the lookup bound.
+ */
+record FrontContext(ProxyConfig config, CacheLookup cache, Cacheability cacheability, ProxyStats stats, UpstreamClient upstream,
+        Admission admission) {
+    FrontContext(ProxyConfig config, CacheLookup cache, ProxyStats stats, UpstreamClient upstream, Admission admission) {
+        this(config, cache, new Cacheability(config.cookiesBypass(), config.queryBypass()), stats, upstream, admission);
+    }
 }

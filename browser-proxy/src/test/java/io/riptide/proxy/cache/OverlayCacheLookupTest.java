@@ -99,9 +99,10 @@ class OverlayCacheLookupTest {
             assertTrue(s.awaitJoined(Duration.ofSeconds(20)));
         }
         Thread.sleep(1500);
-        client = OverlayClient.start(SigningKey.generate(new SecureRandom()), List.of(first.address()), Duration.ofSeconds(3), group);
+        client = OverlayClient.start(SigningKey.generate(new SecureRandom()), List.of(first.address()),
+                OverlayClient.Options.of(Duration.ofSeconds(3)).withStages(List.of(OverlayCacheLookup.verifyStage(OverlayCacheConfig.defaults()))));
         assertTrue(client.awaitAttached(Duration.ofSeconds(10)));
-        cache = new OverlayCacheLookup(client, PROVIDER.publicKey(), OverlayCacheConfig.defaults(), Clock.systemUTC());
+        cache = OverlayCacheLookup.start(client, List.of(PROVIDER.publicKey()), OverlayCacheConfig.defaults(), Clock.systemUTC());
     }
 
     private static ServerSettings settings(NodeAddress join) {
@@ -110,7 +111,6 @@ class OverlayCacheLookupTest {
 
     @AfterAll
     static void stop() {
-        cache.close();
         client.close();
         NODES.forEach(OverlayServer::close);
         fetcher.close();
@@ -126,21 +126,22 @@ class OverlayCacheLookupTest {
     void aMissHintsTheGatewayAndTheNextRequestIsAVerifiedHit() throws Exception {
         ProxyRequest request = get("/article");
         LookupResult first = cache.lookup(request).get(10, TimeUnit.SECONDS);
-        assertFalse(first.hit());
-        assertEquals("fwd=miss; detail=not-found", first.missStatus());
-        cache.onOriginResponse(request, 200, Headers.EMPTY, 1_000_000, false);
+        assertFalse(first.served());
+        assertEquals("riptide; fwd=miss; detail=not-found", first.status().toString());
+        cache.onOriginResponse(request, first, 200, Headers.EMPTY);
         LookupResult later = first;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!later.hit() && System.nanoTime() < deadline) {
+        while (!later.served() && System.nanoTime() < deadline) {
             Thread.sleep(100);
             later = cache.lookup(request).get(10, TimeUnit.SECONDS);
         }
-        assertTrue(later.hit(), "the gateway inserted the URL after the hint");
-        assertEquals(200, later.status());
-        assertArrayEquals("page /article".getBytes(StandardCharsets.UTF_8), later.body());
-        assertEquals("riptide; hit", later.headers().first("Cache-Status").orElseThrow());
-        assertTrue(Long.parseLong(later.headers().first("Age").orElseThrow()) < 5);
-        assertEquals("fwd=request", cache.lookup(get("/article", "Cache-Control", "no-cache")).get(10, TimeUnit.SECONDS).missStatus());
+        assertTrue(later.served(), "the gateway inserted the URL after the hint");
+        assertEquals(200, later.answer().status());
+        assertArrayEquals("page /article".getBytes(StandardCharsets.UTF_8), later.answer().body());
+        assertEquals("riptide; hit", later.status().toString());
+        assertTrue(Long.parseLong(later.answer().headers().first("Age").orElseThrow()) < 5);
+        assertEquals("riptide; fwd=request",
+                cache.lookup(get("/article", "Cache-Control", "no-cache")).get(10, TimeUnit.SECONDS).status().toString());
     }
 
     @Test
@@ -156,11 +157,11 @@ class OverlayCacheLookupTest {
                 java.util.Optional.empty()).toBytes();
         NODES.get(2).call(n -> n.storeReplica(ObjectNames.objectGuid(PROVIDER.publicKey(), url, ""), tampered)).get(5, TimeUnit.SECONDS);
         Thread.sleep(500);
-        long before = cache.rejected();
+        long before = refused();
         LookupResult r = cache.lookup(request).get(10, TimeUnit.SECONDS);
-        assertFalse(r.hit(), "a replica whose body does not match its certificate is never served");
-        assertEquals("fwd=miss; detail=invalid-replica", r.missStatus());
-        assertEquals(before + 1, cache.rejected());
+        assertFalse(r.served(), "a replica whose body does not match its certificate is never served");
+        assertEquals("riptide; fwd=miss; detail=invalid-replica", r.status().toString());
+        assertEquals(before + 1, refused());
     }
 
     @Test
@@ -169,28 +170,29 @@ class OverlayCacheLookupTest {
         ProxyRequest identity = get("/vary/app.js", "Accept-Encoding", "identity");
         byte[] plain = plainBody("/vary/app.js");
 
-        assertEquals("fwd=miss; detail=not-found", cache.lookup(gzip).get(10, TimeUnit.SECONDS).missStatus());
-        cache.onOriginResponse(gzip, 200, VARYING_HEAD, 1_000_000, false);
+        LookupResult gzipMiss = cache.lookup(gzip).get(10, TimeUnit.SECONDS);
+        assertEquals("riptide; fwd=miss; detail=not-found", gzipMiss.status().toString());
+        cache.onOriginResponse(gzip, gzipMiss, 200, VARYING_HEAD);
         LookupResult gzipHit = awaitHit(gzip);
-        assertArrayEquals(gzipped(plain), gzipHit.body(), "the gzip variant, as the origin sent it");
-        assertEquals("gzip", gzipHit.headers().first("Content-Encoding").orElseThrow());
+        assertArrayEquals(gzipped(plain), gzipHit.answer().body(), "the gzip variant, as the origin sent it");
+        assertEquals("gzip", gzipHit.answer().headers().first("Content-Encoding").orElseThrow());
 
         // The URL's record is there now, but not this request's variant: a miss, never the gzip body.
         LookupResult identityMiss = cache.lookup(identity).get(10, TimeUnit.SECONDS);
-        assertFalse(identityMiss.hit());
-        assertEquals("fwd=miss; detail=not-found", identityMiss.missStatus());
-        cache.onOriginResponse(identity, 200, VARYING_HEAD, 1_000_000, false);
+        assertFalse(identityMiss.served());
+        assertEquals("riptide; fwd=miss; detail=not-found", identityMiss.status().toString());
+        cache.onOriginResponse(identity, identityMiss, 200, VARYING_HEAD);
         LookupResult identityHit = awaitHit(identity);
-        assertArrayEquals(plain, identityHit.body());
-        assertFalse(identityHit.headers().contains("Content-Encoding"));
+        assertArrayEquals(plain, identityHit.answer().body());
+        assertFalse(identityHit.answer().headers().contains("Content-Encoding"));
 
         LookupResult gzipAgain = cache.lookup(gzip).get(10, TimeUnit.SECONDS);
-        assertTrue(gzipAgain.hit());
-        assertArrayEquals(gzipped(plain), gzipAgain.body(), "each variant keeps its own body");
-        assertArrayEquals(plain, cache.lookup(get("/vary/app.js", "Accept-Encoding", "IDENTITY")).get(10, TimeUnit.SECONDS).body(),
-                "a request the normalised key equates with identity gets the identity variant");
+        assertTrue(gzipAgain.served());
+        assertArrayEquals(gzipped(plain), gzipAgain.answer().body(), "each variant keeps its own body");
+        assertArrayEquals(plain, cache.lookup(get("/vary/app.js", "Accept-Encoding", "IDENTITY")).get(10, TimeUnit.SECONDS)
+                        .answer().body(), "a request the normalised key equates with identity gets the identity variant");
         LookupResult br = cache.lookup(get("/vary/app.js", "Accept-Encoding", "br")).get(10, TimeUnit.SECONDS);
-        assertEquals("fwd=miss; detail=not-found", br.missStatus(), "a variant nobody inserted is a miss");
+        assertEquals("riptide; fwd=miss; detail=not-found", br.status().toString(), "a variant nobody inserted is a miss");
         assertEquals(List.of("gzip, deflate", "identity"), VARY_REQUESTS,
                 "one origin fetch per variant, each with the browser's own Accept-Encoding");
     }
@@ -207,22 +209,26 @@ class OverlayCacheLookupTest {
                 List.of("accept-encoding", "user-agent"), 1, genuine.issuedAtMillis(), genuine.signature());
         NODES.get(3).call(n -> n.storeReplica(base, tampered.toBytes())).get(5, TimeUnit.SECONDS);
         Thread.sleep(500);
-        long before = cache.rejected();
+        long before = refused();
         LookupResult r = cache.lookup(request).get(10, TimeUnit.SECONDS);
-        assertEquals("fwd=miss; detail=invalid-replica", r.missStatus());
-        assertEquals(before + 1, cache.rejected());
+        assertEquals("riptide; fwd=miss; detail=invalid-replica", r.status().toString());
+        assertEquals(before + 1, refused());
     }
 
     private static LookupResult awaitHit(ProxyRequest request) throws Exception {
         LookupResult r = cache.lookup(request).get(10, TimeUnit.SECONDS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!r.hit() && System.nanoTime() < deadline) {
+        while (!r.served() && System.nanoTime() < deadline) {
             Thread.sleep(100);
             r = cache.lookup(request).get(10, TimeUnit.SECONDS);
         }
-        assertTrue(r.hit(), "inserted after the hint: " + r.missStatus());
-        assertEquals("riptide; hit", r.headers().first("Cache-Status").orElseThrow());
+        assertTrue(r.served(), "inserted after the hint: " + r.status());
+        assertEquals("riptide; hit", r.status().toString());
         return r;
+    }
+
+    private static long refused() throws Exception {
+        return cache.inspect(ProxyCache::refused).get(5, TimeUnit.SECONDS);
     }
 
     private static byte[] plainBody(String path) {

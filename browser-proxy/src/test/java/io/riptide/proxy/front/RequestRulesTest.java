@@ -1,14 +1,18 @@
 package io.riptide.proxy.front;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
+import io.riptide.core.http.Headers;
+import io.riptide.proxy.cache.CacheStatus;
+import io.riptide.proxy.cache.Cacheability;
+import io.riptide.proxy.cache.ProxyRequest;
+import java.net.URI;
 import org.junit.jupiter.api.Test;
 
 /** The per-request rules: hop-by-hop stripping, Via, target parsing and the cacheability verdict. */
@@ -49,31 +53,38 @@ class RequestRulesTest {
 
     @Test
     void onlyPublicGetAndHeadAreCacheable() {
-        HttpHeaders none = new DefaultHttpHeaders();
-        assertTrue(Cacheability.of(HttpMethod.GET, "/", none, true, false).cacheable());
-        assertTrue(Cacheability.of(HttpMethod.HEAD, "/", none, true, false).cacheable());
-        assertEquals("method", Cacheability.of(HttpMethod.POST, "/", none, true, false).detail());
-        assertEquals("credentials",
-                Cacheability.of(HttpMethod.GET, "/", new DefaultHttpHeaders().add("Authorization", "x"), true, false).detail());
-        HttpHeaders cookie = new DefaultHttpHeaders().add("Cookie", "a=b");
-        assertEquals("cookie", Cacheability.of(HttpMethod.GET, "/", cookie, true, false).detail());
-        assertTrue(Cacheability.of(HttpMethod.GET, "/", cookie, false, false).cacheable());
-        assertFalse(Cacheability.of(HttpMethod.GET, "/", new DefaultHttpHeaders().add("Cache-Control", "max-age=0, no-store"), true, false)
-                .cacheable());
+        Cacheability rules = Cacheability.DEFAULTS;
+        assertNull(rules.bypass(request("GET", "/")));
+        assertNull(rules.bypass(request("HEAD", "/")));
+        assertEquals("method", detail(rules, request("POST", "/")));
+        assertEquals("credentials", detail(rules, request("GET", "/", "Authorization", "x")));
+        assertEquals("cookie", detail(rules, request("GET", "/", "Cookie", "a=b")));
+        assertNull(new Cacheability(false, false).bypass(request("GET", "/", "Cookie", "a=b")));
+        assertEquals("no-store", detail(rules, request("GET", "/", "Cache-Control", "max-age=0, no-store")));
+        assertEquals("riptide; fwd=bypass; detail=method", rules.bypass(request("PUT", "/")).render("riptide"));
     }
 
     @Test
     void cgiScriptsAreNeverLookedUpAndQueryUrlsOnlyWhenConfigured() {
-        HttpHeaders none = new DefaultHttpHeaders();
+        Cacheability rules = Cacheability.DEFAULTS;
+        Cacheability queries = new Cacheability(true, true);
         for (String script : new String[] {"/cgi-bin/search", "/CGI-BIN/x", "/app/cgi-bin/a.pl", "/counter.cgi", "/Counter.CGI?x=1"}) {
-            assertEquals("url-hint", Cacheability.of(HttpMethod.GET, script, none, true, false).detail(), script);
+            assertEquals("url-hint", detail(rules, request("GET", script)), script);
         }
         for (String page : new String[] {"/cgi-binary/a", "/docs/cgi.html", "/cgi", "/a.cgi/readme.txt", "/style.css?v=3", "/a?"}) {
-            assertTrue(Cacheability.of(HttpMethod.GET, page, none, true, false).cacheable(), page);
+            assertNull(rules.bypass(request("GET", page)), page);
         }
-        assertEquals("url-hint", Cacheability.of(HttpMethod.GET, "/style.css?v=3", none, true, true).detail());
-        assertTrue(Cacheability.of(HttpMethod.GET, "/a?", none, true, true).cacheable(), "a bare '?' carries no variables");
-        assertEquals("method", Cacheability.of(HttpMethod.POST, "/cgi-bin/post", none, true, true).detail(),
-                "the method is the first reason");
+        assertEquals("url-hint", detail(queries, request("GET", "/style.css?v=3")));
+        assertNull(queries.bypass(request("GET", "/a?")), "a bare '?' carries no variables");
+        assertEquals("method", detail(queries, request("POST", "/cgi-bin/post")), "the method is the first reason");
+    }
+
+    private static ProxyRequest request(String method, String target, String... headers) {
+        return new ProxyRequest(method, URI.create("http://example.com" + target), Headers.of(headers));
+    }
+
+    private static String detail(Cacheability rules, ProxyRequest request) {
+        CacheStatus status = rules.bypass(request);
+        return status == null ? null : status.detail();
     }
 }

@@ -33,7 +33,7 @@ import java.util.function.Consumer;
  * ones, and keeps re-measuring; an access node that lets a request time out is dropped at once and
  * the next nearest takes over. The client never joins, so it never churns anyone's routing state.
  */
-public final class AccessNodes implements MessageHandler {
+public final class AccessNodes implements MessageHandler, OverlayAccess {
     /** An access node and its measured round-trip time. */
     public record Access(NodeHandle node, long rttNanos) {
     }
@@ -219,15 +219,16 @@ public final class AccessNodes implements MessageHandler {
     }
 
     /** Reads the nearest replica of {@code guid} through the nearest access node. */
-    public void read(Id guid, int ttl, Consumer<ClientReadReply> done) {
+    @Override
+    public void read(Id guid, int ttl, Consumer<ObjectRead> done) {
         List<Access> nearest = active();
         if (nearest.isEmpty()) {
-            done.accept(new ClientReadReply(0, guid, FailureReason.TIMEOUT, 0, new byte[0]));
+            done.accept(ObjectRead.failed(guid, FailureReason.TIMEOUT));
             return;
         }
         NodeHandle via = nearest.get(0).node();
         long[] id = new long[1];
-        id[0] = reads.add(deadline, done, () -> {
+        id[0] = reads.add(deadline, reply -> done.accept(ObjectRead.of(reply)), () -> {
             known.remove(via.id()); // it let us down: the next nearest takes over; a later probe may bring it back
             return new ClientReadReply(id[0], guid, FailureReason.TIMEOUT, 0, new byte[0]);
         });
@@ -235,13 +236,20 @@ public final class AccessNodes implements MessageHandler {
     }
 
     /** Sends {@code payload} to the nearest provider of {@code service}, through the nearest access node. */
+    @Override
     public void anycast(Id service, WireMessage payload, int ttl) {
         send(new ClientAnycast(service, ttl, payload));
     }
 
     /** As {@link #anycast}, falling back to {@code fallbackPayload} for {@code fallbackService} if {@code service} has no provider. */
+    @Override
     public void anycast(Id service, WireMessage payload, Id fallbackService, WireMessage fallbackPayload, int ttl) {
         send(new ClientAnycast(service, ttl, payload, fallbackService, fallbackPayload));
+    }
+
+    @Override
+    public Duration readDeadline() {
+        return deadline;
     }
 
     private void send(ClientAnycast anycast) {

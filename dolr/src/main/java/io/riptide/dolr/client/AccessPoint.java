@@ -14,6 +14,7 @@ import io.riptide.dolr.client.ClientMessages.ClientReadReply;
  */
 public final class AccessPoint {
     private final OverlayNode node;
+    private final NodeAccess own;
     private final int maxInFlight;
     private int inFlight;
     private long served;
@@ -21,6 +22,7 @@ public final class AccessPoint {
 
     public AccessPoint(OverlayNode node, int maxInFlight) {
         this.node = node;
+        this.own = new NodeAccess(node);
         this.maxInFlight = maxInFlight;
     }
 
@@ -45,11 +47,11 @@ public final class AccessPoint {
     /** A client asks for an anycast (a hint or an insert request); its answer, if any, is not relayed. */
     public void onAnycast(ClientAnycast anycast) {
         int ttl = Math.max(1, Math.min(anycast.ttl(), 64));
-        node.anycast(anycast.service(), anycast.payload(), ttl, result -> {
-            if (!result.found() && anycast.hasFallback()) {
-                node.anycast(anycast.fallbackService(), anycast.fallbackPayload(), ttl, fallback -> { });
-            }
-        });
+        if (anycast.hasFallback()) {
+            own.anycast(anycast.service(), anycast.payload(), anycast.fallbackService(), anycast.fallbackPayload(), ttl);
+        } else {
+            own.anycast(anycast.service(), anycast.payload(), ttl);
+        }
     }
 
     /** Client reads answered. */

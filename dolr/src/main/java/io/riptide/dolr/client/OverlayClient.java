@@ -5,15 +5,17 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.real.RealEnv;
+import io.riptide.core.stage.StageConfig;
 import io.riptide.core.stage.Stages;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.DolrCodec;
-import io.riptide.dolr.client.ClientMessages.ClientReadReply;
 import io.riptide.dolr.transport.TcpTransport;
 import io.riptide.dolr.transport.TransportConfig;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -23,30 +25,65 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real overlay client: {@link AccessNodes} on its own event loop over the TCP transport, with a
  * thread-safe face for the browser proxy's threads. Proves its key on every connection like a node,
- * but never joins.
+ * but never joins. Protocol code that runs beside it (the proxy's cache) uses {@link #env()} and
+ * {@link #access()} on the client's loop, with the stages it was started with.
  */
 public final class OverlayClient implements AutoCloseable {
+    /**
+     * How a client is set up beyond its key and seeds.
+     *
+     * @param listen       the address to listen on and advertise (port 0 for a free one); null: the address its seeds see
+     * @param readDeadline how long one read may take before it completes as a timeout
+     * @param stages       the SEDA stages its protocol code may hand work to ({@link Env#submit})
+     * @param wallClock    what its {@link Env} dates by
+     */
+    public record Options(NodeAddress listen, Duration readDeadline, List<StageConfig> stages, Clock wallClock) {
+        public Options {
+            stages = List.copyOf(stages);
+        }
+
+        /** No stages, the system clock, listening toward the seeds. */
+        public static Options of(Duration readDeadline) {
+            return new Options(null, readDeadline, List.of(), Clock.systemUTC());
+        }
+
+        public Options listening(NodeAddress address) {
+            return new Options(address, readDeadline, stages, wallClock);
+        }
+
+        public Options withStages(List<StageConfig> more) {
+            return new Options(listen, readDeadline, more, wallClock);
+        }
+
+        public Options withClock(Clock clock) {
+            return new Options(listen, readDeadline, stages, clock);
+        }
+    }
+
     private final EventLoopGroup group;
     private final boolean ownsGroup;
     private final EventLoop loop;
     private final TcpTransport transport;
     private final AccessNodes access;
     private final Duration readDeadline;
-    private final Stages stages = Stages.start();
+    private final Stages stages;
+    private final RealEnv env;
     /** Logs attaching and losing the overlay; cancelled on close (a shared loop outlives the client). */
     private final java.util.concurrent.ScheduledFuture<?> attachWatch;
 
-    private OverlayClient(SigningKey key, NodeAddress listen, List<NodeAddress> seeds, EventLoopGroup group, boolean ownsGroup,
-                          Duration deadline) {
+    private OverlayClient(SigningKey key, List<NodeAddress> seeds, EventLoopGroup group, boolean ownsGroup, Options options) {
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.loop = group.next();
-        this.readDeadline = deadline;
+        this.readDeadline = options.readDeadline();
+        this.stages = Stages.start(options.stages());
+        NodeAddress listen = options.listen() != null ? options.listen() : ClientAddress.toward(seeds);
         AccessNodes[] holder = new AccessNodes[1];
         this.transport = new TcpTransport(key, listen, DolrCodec.create(), (from, m) -> holder[0].onMessage(from, m), loop, group,
                 TransportConfig.defaults());
-        RealEnv env = new RealEnv(loop, transport.self(), transport, stages, new SplittableRandom(new SecureRandom().nextLong()));
-        this.access = new AccessNodes(env, seeds, 3, Duration.ofSeconds(30), deadline);
+        this.env = new RealEnv(loop, transport.self(), transport, stages, new SplittableRandom(new SecureRandom().nextLong()),
+                options.wallClock());
+        this.access = new AccessNodes(env, seeds, 3, Duration.ofSeconds(30), readDeadline);
         holder[0] = access;
         loop.execute(access::start);
         AttachLog attachLog = new AttachLog();
@@ -55,7 +92,12 @@ public final class OverlayClient implements AutoCloseable {
 
     /** A client with its own event loop, reading through the nearest of the nodes reachable from {@code seeds}. */
     public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Duration readDeadline) {
-        return new OverlayClient(key, ClientAddress.toward(seeds), seeds, new NioEventLoopGroup(1), true, readDeadline);
+        return start(key, seeds, Options.of(readDeadline));
+    }
+
+    /** A client with its own event loop, set up by {@code options}. */
+    public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Options options) {
+        return new OverlayClient(key, seeds, new NioEventLoopGroup(1), true, options);
     }
 
     /**
@@ -63,12 +105,27 @@ public final class OverlayClient implements AutoCloseable {
      * free one), such as an address on the interface where its seeds are discovered.
      */
     public static OverlayClient start(SigningKey key, NodeAddress listen, List<NodeAddress> seeds, Duration readDeadline) {
-        return new OverlayClient(key, listen, seeds, new NioEventLoopGroup(1), true, readDeadline);
+        return start(key, seeds, Options.of(readDeadline).listening(listen));
     }
 
     /** A client on one loop of {@code shared}, which the caller owns. */
     public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Duration readDeadline, EventLoopGroup shared) {
-        return new OverlayClient(key, ClientAddress.toward(seeds), seeds, shared, false, readDeadline);
+        return new OverlayClient(key, seeds, shared, false, Options.of(readDeadline));
+    }
+
+    /** The client's runtime: its loop, clock, timers and stages. Use it on the loop ({@link Env#execute}). */
+    public Env env() {
+        return env;
+    }
+
+    /** The client's way into the overlay, for protocol code on its loop. */
+    public OverlayAccess access() {
+        return access;
+    }
+
+    /** The client's stages, for status pages. */
+    public Stages stages() {
+        return stages;
     }
 
     /** Adds seeds after the start, kept for good; each is measured at once. */
@@ -100,8 +157,8 @@ public final class OverlayClient implements AutoCloseable {
     }
 
     /** Reads the nearest replica of {@code guid}; completes on the client's loop. */
-    public CompletableFuture<ClientReadReply> read(Id guid, int ttl) {
-        CompletableFuture<ClientReadReply> f = new CompletableFuture<>();
+    public CompletableFuture<ObjectRead> read(Id guid, int ttl) {
+        CompletableFuture<ObjectRead> f = new CompletableFuture<>();
         loop.execute(() -> access.read(guid, ttl, f::complete));
         return f;
     }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeAddress;
-import io.riptide.dolr.client.ClientMessages.ClientReadReply;
+
 import io.riptide.dolr.location.LocationMessages.FailureReason;
 import io.riptide.dolr.simulation.OverlayFixture;
 import io.riptide.dolr.simulation.SimulatedOverlay;
@@ -48,7 +48,7 @@ class AccessNodesTest {
                     "the client is in nobody's leaf set");
         }
 
-        ClientReadReply[] reply = new ClientReadReply[1];
+        ObjectRead[] reply = new ObjectRead[1];
         client[0].read(guid, 16, r -> reply[0] = r);
         OverlayFixture.run(overlay, Duration.ofSeconds(3));
         assertNotNull(reply[0]);

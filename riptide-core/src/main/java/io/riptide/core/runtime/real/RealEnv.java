@@ -7,6 +7,7 @@ import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.stage.StageRegistry;
 import io.riptide.core.wire.WireMessage;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ScheduledFuture;
@@ -25,13 +26,21 @@ public final class RealEnv implements Env {
     private final Transport transport;
     private final StageRegistry stages;
     private final RandomGenerator random;
+    private final Clock wallClock;
 
     public RealEnv(EventLoop loop, NodeHandle self, Transport transport, StageRegistry stages, RandomGenerator random) {
+        this(loop, self, transport, stages, random, Clock.systemUTC());
+    }
+
+    /** As above, dating what the web dates by {@code wallClock} (tests move it to age copies without waiting). */
+    public RealEnv(EventLoop loop, NodeHandle self, Transport transport, StageRegistry stages, RandomGenerator random,
+                   Clock wallClock) {
         this.loop = loop;
         this.self = self;
         this.transport = transport;
         this.stages = stages;
         this.random = random;
+        this.wallClock = wallClock;
     }
 
     /** The event loop all of this node's protocol code runs on. */
@@ -51,7 +60,7 @@ public final class RealEnv implements Env {
 
     @Override
     public long wallClockMillis() {
-        return System.currentTimeMillis();
+        return wallClock.millis();
     }
 
     @Override

@@ -1,0 +1,266 @@
+package io.riptide.proxy.cache;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.Headers;
+import io.riptide.core.http.VariantKey;
+import io.riptide.core.http.Variants;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.PushMode;
+import io.riptide.core.object.RejectReason;
+import io.riptide.core.runtime.Cancellable;
+import io.riptide.core.runtime.Env;
+import io.riptide.dolr.client.ObjectRead;
+import io.riptide.dolr.client.OverlayAccess;
+import io.riptide.dolr.location.LocationMessages.FailureReason;
+import io.riptide.proxy.hints.Hints;
+import io.riptide.proxy.hints.LoadReports;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The browser proxy's cache: the overlay, read as a shared HTTP cache (paper §4.2). A cacheable
+ * request's canonical URL becomes a GUID under each trusted provider's key; the reads go in parallel
+ * ({@link ProviderFanOut}) with a small hop budget within one deadline; each copy is verified on the
+ * {@value #VERIFY_STAGE} stage ({@link ReplicaCheck}: provider, signature, body digest, GUID, version
+ * floor, heartbeat), a variant record sending the lookup on to the request's variant; and RFC 9111
+ * decides for this request ({@link CopyJudge}). What the managers hear ({@link Hints},
+ * {@link LoadReports}) goes to the first, primary, provider's services only.
+ *
+ * <p>Protocol code: it sees the runtime seam ({@link Env}: time, timers, the verify stage) and the
+ * overlay through {@link OverlayAccess}, and nothing else, so the real proxy (on its overlay client's
+ * loop) and the simulator's proxies (on their nodes' loops) run this very class. Every method runs on
+ * that loop; callbacks come back on it.
+ */
+public final class ProxyCache {
+    /** The stage copies are verified on: Ed25519 and SHA-256 are too slow for the loop. */
+    public static final String VERIFY_STAGE = "verify";
+
+    private final Env env;
+    private final OverlayAccess overlay;
+    /** The trusted providers, primary first. */
+    private final List<PublicKey> providers;
+    private final PublicKey primary;
+    private final OverlayCacheConfig config;
+    private final ReplicaCheck check;
+    private final CopyJudge judge;
+    private final Hints hints;
+    private final LoadReports load;
+    private final Map<RejectReason, Long> refused = new EnumMap<>(RejectReason.class);
+    private long lookups;
+    private long hits;
+    private long overloaded;
+
+    /**
+     * A cache reading {@code overlay} on {@code env}'s loop, trusting {@code providers} (the first is the
+     * primary), serving URLs in {@code pushMode} while their newest heartbeat or update is recent enough.
+     */
+    public ProxyCache(Env env, OverlayAccess overlay, List<PublicKey> providers, OverlayCacheConfig config, PushMode pushMode) {
+        if (providers.isEmpty() || providers.stream().distinct().count() != providers.size()) {
+            throw new IllegalArgumentException("the proxy needs one or more distinct trusted providers, not " + providers);
+        }
+        this.env = env;
+        this.overlay = overlay;
+        this.providers = List.copyOf(providers);
+        this.primary = providers.get(0);
+        this.config = config;
+        this.check = new ReplicaCheck(this.providers, config.maxBodyBytes());
+        this.judge = new CopyJudge(pushMode);
+        this.hints = new Hints(env, overlay, primary, config.ttl(), config.hintInterval());
+        this.load = new LoadReports(env, overlay, ObjectNames.cacheManagerGuid(primary), config.loadReportEvery(),
+                config.maxLoadReports(), LoadReports.MAX_TALLIED, config.ttl());
+    }
+
+    /** Starts the periodic load reports. */
+    public void start() {
+        load.start();
+    }
+
+    /**
+     * Looks {@code request} up. {@code done} runs once, on the loop, within the read deadline (plus
+     * verification): an answer to serve, a copy to revalidate, or a miss that says why.
+     */
+    public void lookup(ProxyRequest request, Consumer<LookupResult> done) {
+        lookups++;
+        CanonicalUrl url;
+        try {
+            url = CanonicalUrl.of(request.url().toString());
+        } catch (IllegalArgumentException e) {
+            done.accept(LookupResult.forward(CacheStatus.forward("uri-miss")));
+            return;
+        }
+        long start = env.nowNanos();
+        ProviderFanOut.first(providers, (key, each) -> read(key, request, url, ObjectNames.objectGuid(key, url.value(), ""),
+                VariantKey.NONE, config.readDeadline().toNanos(), start, each), result -> {
+                    looked(request, url, result, env.nowNanos() - start);
+                    done.accept(result);
+                });
+    }
+
+    /** What a lookup's result tells the managers at once: a slow hit, a copy served stale, or load. */
+    private void looked(ProxyRequest request, CanonicalUrl url, LookupResult result, long elapsedNanos) {
+        if (!result.served() || !result.status().hit()) {
+            return;
+        }
+        hits++;
+        LookupResult.Found found = result.found();
+        if (!found.primary()) {
+            return; // the primary's managers can move only the primary's copies
+        }
+        boolean counted = false;
+        if (found.stale()) {
+            // Served stale (stale-while-revalidate, max-stale): have the gateway re-check it.
+            List<String> vary = Variants.varyFields(result.answer().headers());
+            hints.missOrStale(found.guid(), url.value(), request.headers(), Optional.of(vary), found.version());
+        } else if (elapsedNanos > config.slowHit().toNanos()) {
+            hints.slowHit(url.value(), found.guid(), found.hops(), elapsedNanos);
+            counted = true;
+        }
+        if (!counted) {
+            load.count(found.guid());
+        }
+    }
+
+    /**
+     * Reads {@code guid} (under {@code key}'s name) within {@code leftNanos}, verifies what comes back
+     * and hands {@code done} the result; a variant record at the base GUID leads to the variant's read
+     * within what is left of the one deadline.
+     */
+    private void read(PublicKey key, ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, long leftNanos,
+                      long start, Consumer<LookupResult> done) {
+        if (leftNanos <= 0) {
+            done.accept(LookupResult.forward(CacheStatus.forward("miss", "timeout")));
+            return;
+        }
+        readWithin(guid, leftNanos, reply -> {
+            if (!reply.found()) {
+                done.accept(LookupResult.forward(CacheStatus.forward("miss", detail(reply.failure()))));
+                return;
+            }
+            boolean queued = env.submit(VERIFY_STAGE, () -> check.check(key, url, guid, expected, request.headers(), reply.data()),
+                    (checked, error) -> {
+                        if (error != null) {
+                            done.accept(LookupResult.forward(CacheStatus.forward("miss", "error")));
+                        } else {
+                            checked(key, request, url, guid, reply, checked, start, done);
+                        }
+                    });
+            if (!queued) {
+                overloaded++;
+                done.accept(LookupResult.forward(CacheStatus.forward("bypass", "overloaded")));
+            }
+        });
+    }
+
+    private void checked(PublicKey key, ProxyRequest request, CanonicalUrl url, Id guid, ObjectRead reply,
+                         ReplicaCheck.Checked checked, long start, Consumer<LookupResult> done) {
+        if (checked instanceof ReplicaCheck.Refused r) {
+            refused.merge(r.reason(), 1L, Long::sum);
+            done.accept(LookupResult.forward(CacheStatus.forward("miss", "invalid-replica")));
+        } else if (checked instanceof ReplicaCheck.Mismatch) {
+            done.accept(LookupResult.forward(CacheStatus.forward("miss", "variant-mismatch")));
+        } else if (checked instanceof ReplicaCheck.Record r) {
+            read(key, request, url, r.guid(), r.variant(), config.readDeadline().toNanos() - (env.nowNanos() - start), start, done);
+        } else if (checked instanceof ReplicaCheck.Copy c) {
+            LookupResult.Found found = new LookupResult.Found(guid, key.equals(primary), c.copy().object().certificate().version(),
+                    false, reply.replica(), reply.hops());
+            done.accept(judge.judge(c.copy(), c.heartbeatValid(), url.value(), request.headers(),
+                    Instant.ofEpochMilli(env.wallClockMillis()), found));
+        }
+    }
+
+    /** One overlay read that gives up after {@code leftNanos} (a variant's read has only what the first one left). */
+    private void readWithin(Id guid, long leftNanos, Consumer<ObjectRead> done) {
+        boolean[] answered = {false};
+        Cancellable timer = env.schedule(Duration.ofNanos(leftNanos), () -> {
+            if (!answered[0]) {
+                answered[0] = true;
+                done.accept(ObjectRead.failed(guid, FailureReason.TIMEOUT));
+            }
+        });
+        overlay.read(guid, config.ttl(), reply -> {
+            if (!answered[0]) {
+                answered[0] = true;
+                timer.cancel();
+                done.accept(reply);
+            }
+        });
+    }
+
+    private static String detail(FailureReason failure) {
+        return failure == null ? "error" : failure.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * The origin answered a request that the lookup sent forward (a miss, or a copy to revalidate)
+     * with {@code status} and {@code responseHeaders}: a miss hint (a stale one if the lookup found the
+     * copy stale) for the variant the response's Vary selects, or, when that variant was hinted within
+     * the interval, one more request in the load report. Only GETs are hinted.
+     */
+    public void onOriginResponse(ProxyRequest request, LookupResult lookup, int status, Headers responseHeaders) {
+        if (!"GET".equals(request.method())) {
+            return;
+        }
+        String url;
+        try {
+            url = CanonicalUrl.of(request.url().toString()).value();
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        // A 304 to the browser's own conditional request often omits Vary: then which fields select the
+        // variant is unknown, and the hint carries the safe allow-list instead.
+        Optional<List<String>> vary = status == 304 && !responseHeaders.contains("Vary")
+                ? Optional.empty() : Optional.of(Variants.varyFields(responseHeaders));
+        Optional<Id> target = hints.target(url, request.headers(), vary);
+        if (target.isEmpty()) {
+            return;
+        }
+        long staleVersion = lookup != null && lookup.wasStale() ? lookup.found().version() : -1;
+        boolean hinted = hints.missOrStale(target.get(), url, request.headers(), vary, staleVersion);
+        if (!hinted || staleVersion >= 0) {
+            load.count(target.get()); // no hint that counts a request told the manager of this one
+        }
+    }
+
+    /** Cacheable requests looked up. */
+    public long lookups() {
+        return lookups;
+    }
+
+    /** Requests answered with a verified copy. */
+    public long hits() {
+        return hits;
+    }
+
+    /** Replicas refused by verification (tampered, forged, older versions, malformed), in all. */
+    public long refused() {
+        return refused.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Replicas refused, by reason. */
+    public Map<RejectReason, Long> refusedByReason() {
+        return Map.copyOf(refused);
+    }
+
+    /** Lookups sent to the origin because the verify stage was full. */
+    public long overloaded() {
+        return overloaded;
+    }
+
+    /** The hints sent so far. */
+    public Hints hints() {
+        return hints;
+    }
+
+    /** The load reports sent so far. */
+    public LoadReports loadReports() {
+        return load;
+    }
+}

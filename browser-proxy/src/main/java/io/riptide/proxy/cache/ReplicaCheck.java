@@ -1,0 +1,102 @@
+package io.riptide.proxy.cache;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.Headers;
+import io.riptide.core.http.VariantKey;
+import io.riptide.core.http.Variants;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.ObjectFormatException;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.RejectReason;
+import io.riptide.core.object.VariantRecord;
+import io.riptide.core.object.Verification;
+import io.riptide.core.object.VersionFloor;
+import java.util.List;
+
+/**
+ * The verify stage's work: decide whether the bytes a replica sent for a GUID may be used. A copy must
+ * decode, be signed by a trusted provider for exactly that GUID, carry the certified body and be no
+ * older than a version already seen (the {@link VersionFloor}); its heartbeat counts only if it
+ * verifies too. At a URL's base GUID a verified variant record names the request's variant to read
+ * next. Storage nodes are untrusted: anything else is refused with its reason. Thread-safe (the stage
+ * runs it on several threads); reads no clock, so freshness is judged on the loop afterwards.
+ */
+final class ReplicaCheck {
+    /** What the bytes came to. */
+    sealed interface Checked permits Copy, Record, Mismatch, Refused {
+    }
+
+    /** A verified copy that answers the request's variant; {@code heartbeatValid} if its heartbeat verified too. */
+    record Copy(CachedCopy copy, boolean heartbeatValid) implements Checked {
+    }
+
+    /** A verified variant record: the request's variant is {@code variant}, at {@code guid}. */
+    record Record(Id guid, VariantKey variant) implements Checked {
+    }
+
+    /** A genuine copy whose own {@code Vary} does not select it for this request (RFC 9111 §4.1). */
+    record Mismatch() implements Checked {
+    }
+
+    /** Refused: tampered, forged, an older version, or not decodable. */
+    record Refused(RejectReason reason, String message) implements Checked {
+    }
+
+    private final ObjectVerifier verifier;
+    private final int maxBodyBytes;
+
+    ReplicaCheck(List<PublicKey> providers, int maxBodyBytes) {
+        this.verifier = new ObjectVerifier(java.util.Set.copyOf(providers), new VersionFloor(VersionFloor.DEFAULT_CAPACITY),
+                maxBodyBytes);
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /**
+     * Checks {@code data}, read for {@code guid} under {@code provider}'s name for {@code url}, which
+     * the response selected by {@code expected} should answer ({@link VariantKey#NONE} at the base GUID).
+     */
+    Checked check(PublicKey provider, CanonicalUrl url, Id guid, VariantKey expected, Headers request, byte[] data) {
+        if (VariantRecord.isVariantRecord(data)) {
+            return expected.equals(VariantKey.NONE) ? record(provider, url, guid, request, data)
+                    : new Refused(RejectReason.WRONG_GUID, "a variant record where a variant's copy belongs");
+        }
+        CachedCopy copy;
+        try {
+            copy = CachedCopy.fromBytes(data, maxBodyBytes);
+        } catch (ObjectFormatException e) {
+            return new Refused(RejectReason.MALFORMED, e.getMessage());
+        }
+        Verification v = verifier.verify(copy.object(), guid);
+        if (v instanceof Verification.Rejected r) {
+            return new Refused(r.reason(), r.message());
+        }
+        if (!Variants.matches(copy.object().certificate().headers(), expected, request)) {
+            // Genuine, but its own Vary does not select it for this request: say, the origin changed its
+            // Vary after the record was signed. Never serve another request's variant.
+            return new Mismatch();
+        }
+        boolean heartbeat = copy.heartbeat().isPresent()
+                && verifier.verifyHeartbeat(copy.heartbeat().get(), copy.object().certificate()).ok();
+        return new Copy(copy, heartbeat);
+    }
+
+    private Checked record(PublicKey provider, CanonicalUrl url, Id base, Headers request, byte[] data) {
+        VariantRecord record;
+        try {
+            record = VariantRecord.fromBytes(data);
+        } catch (ObjectFormatException e) {
+            return new Refused(RejectReason.MALFORMED, e.getMessage());
+        }
+        Verification v = verifier.verifyVariantRecord(record, base);
+        if (v instanceof Verification.Rejected r) {
+            return new Refused(r.reason(), r.message());
+        }
+        // A record never names "*" (its constructor refuses it), so every request has a key.
+        VariantKey variant = Variants.key(record.varyFields(), request).orElseThrow();
+        // The record's own provider names the variant: a record vouches only for its signer's copies.
+        return new Record(ObjectNames.objectGuid(provider, url.value(), variant.toString()), variant);
+    }
+}
