@@ -63,6 +63,12 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, every, max);
     }
 
+    /** This configuration with a hop budget of {@code hops} per read. */
+    public OverlayCacheConfig withTtl(int hops) {
+        return new OverlayCacheConfig(hops, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
+                maxLoadReports);
+    }
+
     /** This configuration with a hit slower than {@code threshold} hinted. */
     public OverlayCacheConfig withSlowHit(Duration threshold) {
         return new OverlayCacheConfig(ttl, threshold, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,

@@ -83,6 +83,11 @@ public final class ProxyCache {
         load.start();
     }
 
+    /** Stops the periodic load reports (a simulated proxy that is done; a real one stops with its loop). */
+    public void stop() {
+        load.stop();
+    }
+
     /**
      * Looks {@code request} up. {@code done} runs once, on the loop, within the read deadline (plus
      * verification): an answer to serve, a copy to revalidate, or a miss that says why.

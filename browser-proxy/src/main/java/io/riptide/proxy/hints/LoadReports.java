@@ -3,6 +3,7 @@ package io.riptide.proxy.hints;
 import io.riptide.core.hint.HintMessages;
 import io.riptide.core.hint.HintMessages.LoadReport;
 import io.riptide.core.id.Id;
+import io.riptide.core.runtime.Cancellable;
 import io.riptide.core.runtime.Env;
 import io.riptide.dolr.client.OverlayAccess;
 import java.time.Duration;
@@ -38,6 +39,8 @@ public final class LoadReports {
     private final int maxObjects;
     private final int ttl;
     private final Map<Id, Integer> tally = new HashMap<>();
+    private Cancellable next;
+    private boolean stopped;
     private long reportsSent;
     private long requestsReported;
 
@@ -59,15 +62,37 @@ public final class LoadReports {
         this.ttl = ttl;
     }
 
-    /** Reports every period from now on (nothing goes while nothing was requested). */
+    /**
+     * Reports every period from now on (nothing goes while nothing was requested), the first after a
+     * random fraction of a period so that the proxies of a lab do not report in step.
+     */
     public void start() {
-        if (maxReports > 0) {
-            env.periodic(period, this::report);
+        if (maxReports > 0 && next == null && !stopped) {
+            next = env.schedule(Duration.ofNanos(1 + (long) (env.random().nextDouble() * period.toNanos())), this::tick);
+        }
+    }
+
+    /** Stops reporting; what was tallied is dropped. */
+    public void stop() {
+        stopped = true;
+        tally.clear();
+        if (next != null) {
+            next.cancel();
+        }
+    }
+
+    private void tick() {
+        if (!stopped) {
+            report();
+            next = env.schedule(period, this::tick);
         }
     }
 
     /** One request for {@code guid} that no counted hint told the manager of. */
     public void count(Id guid) {
+        if (stopped) {
+            return;
+        }
         Integer n = tally.get(guid);
         if (n != null) {
             tally.put(guid, Math.min(HintMessages.MAX_REPORTED_REQUESTS, n + 1));

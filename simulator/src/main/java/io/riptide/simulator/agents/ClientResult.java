@@ -16,7 +16,9 @@ public record ClientResult(Source source, NodeHandle replica, int hops, long lat
     public enum Source {
         REPLICA, ORIGIN_MISS, ORIGIN_STALE,
         /** From the origin by a proxy that does not cache (no overlay read at all). */
-        ORIGIN_UNCACHED
+        ORIGIN_UNCACHED,
+        /** From the origin because the request may not use a shared cache (the proxy's bypass rules: a script's URL, ...). */
+        ORIGIN_BYPASS
     }
 
     /** Whether a replica served it. */

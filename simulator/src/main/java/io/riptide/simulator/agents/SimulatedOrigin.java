@@ -1,5 +1,6 @@
 package io.riptide.simulator.agents;
 
+import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Headers;
 import io.riptide.core.runtime.Env;
 import io.riptide.gateway.Origin;
@@ -13,7 +14,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The web servers of a simulation: documents by URL, each host behind its own {@link OriginLink}.
+ * The web servers of a simulation: documents by URL (its canonical form, so a proxy asking for the URL as
+ * the browser wrote it and a gateway asking for the canonical one reach the same document), each host
+ * behind its own {@link OriginLink}.
  * A fetch completes later in virtual time, scheduled on the fetching node's {@link Env}, whether
  * the fetcher is a gateway or a proxy going to the origin itself. Fetches are counted per URL.
  * Optionally each response first waits a server think time, exponentially distributed around a
@@ -51,7 +54,16 @@ public final class SimulatedOrigin {
 
     /** Serves {@code document} from now on. */
     public void serve(OriginDocument document) {
-        documents.put(document.url(), document);
+        documents.put(key(document.url()), document);
+    }
+
+    /** The URL as documents and fetches are kept: canonical when it can be, as given otherwise. */
+    private static String key(String url) {
+        try {
+            return CanonicalUrl.of(url).value();
+        } catch (IllegalArgumentException e) {
+            return url;
+        }
     }
 
     /** This origin as a gateway on {@code env}'s node sees it. */
@@ -61,7 +73,7 @@ public final class SimulatedOrigin {
 
     /** Fetches for {@code request}, completing when the response has crossed the host's link. */
     public CompletableFuture<OriginResponse> fetch(Env env, OriginRequest request) {
-        String url = request.url().toString();
+        String url = key(request.url().toString());
         fetches.merge(url, 1L, Long::sum);
         long requestTime = env.wallClockMillis();
         OriginDocument doc = documents.get(url);
@@ -91,7 +103,7 @@ public final class SimulatedOrigin {
 
     /** Fetches of {@code url} so far. */
     public long fetches(String url) {
-        return fetches.getOrDefault(url, 0L);
+        return fetches.getOrDefault(key(url), 0L);
     }
 
     /** The link of {@code host}, if anything was fetched from it. */

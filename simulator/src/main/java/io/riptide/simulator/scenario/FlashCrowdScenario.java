@@ -15,7 +15,8 @@ import io.riptide.gateway.Gateway;
 import io.riptide.gateway.GatewayConfig;
 import io.riptide.simulator.agents.Agents;
 import io.riptide.simulator.agents.OriginDocument;
-import io.riptide.simulator.agents.ProxyClient;
+import io.riptide.simulator.agents.SimulatedProxies;
+import io.riptide.simulator.agents.SimulatedProxy;
 import io.riptide.simulator.agents.SimulatedOrigin;
 import io.riptide.simulator.overlay.AgentOverlay;
 import io.riptide.simulator.report.Charts;
@@ -107,12 +108,11 @@ public final class FlashCrowdScenario implements Scenario {
         gateway[0].inserter().refresh(URL, Headers.EMPTY, r -> { });
         world.run(Duration.ofSeconds(10));
 
-        List<ProxyClient> clients = new ArrayList<>();
+        // The shipped browser proxy on each place's host: it reports its load to the nearest manager every second.
+        SimulatedProxies proxies = SimulatedProxies.of(overlay, provider.publicKey(), origin);
+        List<SimulatedProxy> clients = new ArrayList<>();
         for (int v : placeVertices) {
-            ProxyClient c = new ProxyClient(overlay.node(v), provider.publicKey(), origin, PushMode.NONE, Duration.ofSeconds(5),
-                    config.defaultTtl());
-            c.reportLoadEvery(Duration.ofSeconds(1));
-            clients.add(c);
+            clients.add(proxies.on(v));
         }
 
         // The crowd: requests at a steady total rate, in turn from each place.

@@ -1,9 +1,22 @@
 package io.riptide.simulator.scenario;
 
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.ObjectCertificate;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.StoredResponse;
+import io.riptide.core.object.WebObject;
+import io.riptide.core.runtime.sim.SimEnv;
 import io.riptide.dolr.DolrConfig;
-import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.simulation.SimulatedOverlay;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import io.riptide.simulator.agents.Agents;
+import io.riptide.simulator.agents.SimulatedOrigin;
+import io.riptide.simulator.agents.SimulatedProxies;
+import io.riptide.simulator.agents.SimulatedProxy;
 import io.riptide.simulator.overlay.OverlayBuild;
 import io.riptide.simulator.report.Charts;
 import io.riptide.simulator.report.CsvWriter;
@@ -16,9 +29,11 @@ import io.riptide.simulator.workload.SpecWebFileSet;
 import io.riptide.simulator.workload.WebFile;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
@@ -28,6 +43,8 @@ import java.util.SplittableRandom;
  * manager places it with the paper's simple primitive, a replica on the manager's node in the
  * clients' stub. Messages queue on the stubs' 1.5 Mb/s uplinks by their wire size. The proxy's hit
  * costs the request and the response between client and proxy; LAN bandwidth is left out for both.
+ * Riptide's reads are the shipped browser proxy's, on each client's host: located, read and verified
+ * (with the verify stage's modelled service time) before they count.
  * The manager runs on the proxy's host ({@code --manager-host same}) unless told to use another
  * host of the stub ({@code other}).
  *
@@ -60,7 +77,8 @@ public final class HitLatencyScenario implements Scenario {
         double thinkS = options.getDouble("think-s", 0.5, 0, 3600);
         int stubReplicas = options.getInt("stub-replicas", 1, 1, 1000);
         DolrConfig config = DolrConfig.defaults();
-        int ttl = options.getInt("ttl", config.defaultTtl(), 1, 255);
+        // The shipped proxy's hop budget (--ttl of riptide proxy), which it reads with.
+        int ttl = options.getInt("ttl", OverlayCacheConfig.defaults().ttl(), 1, 255);
         Progress progress = context.progress();
 
         OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES, true);
@@ -87,20 +105,21 @@ public final class HitLatencyScenario implements Scenario {
             replicaNodes.add(local.get(i));
         }
 
-        // The documents: cacheable SPECweb99-like files, each with a primary somewhere and a replica
-        // on the manager's node.
+        // The documents: cacheable SPECweb99-like files, signed by the provider as its gateway would,
+        // each with a primary somewhere and a replica on the manager's node.
         SpecWebFileSet site = new SpecWebFileSet("www.hits.example", directories, 0.8, context.seed());
+        SigningKey provider = Agents.provider(context.seed(), "hit-latency");
         Map<String, Id> guids = new LinkedHashMap<>();
         progress.begin("placing " + site.files().size() + " documents", site.files().size());
         for (WebFile f : site.files()) {
             if (f.cacheable()) {
-                Id guid = Id.hash(f.url());
+                byte[] copy = signedCopy(provider, f, SimEnv.EPOCH_MILLIS + build.simulation().now() / 1_000_000L);
+                Id guid = ObjectNames.objectGuid(provider.publicKey(), CanonicalUrl.of(f.url()).value(), "");
                 guids.put(f.url(), guid);
                 int primary = random.nextInt(topology.hostCount());
-                byte[] body = DistinctBodies.of(guid, f.sizeBytes()); // one body per document, as on the web
-                overlay.node(primary).storeReplica(guid, body);
+                overlay.node(primary).storeReplica(guid, copy);
                 for (int v : replicaNodes) {
-                    overlay.node(v).storeReplica(guid, body);
+                    overlay.node(v).storeReplica(guid, copy);
                 }
             }
             progress.step();
@@ -130,9 +149,13 @@ public final class HitLatencyScenario implements Scenario {
         for (int i = 0; i < plan.size(); i++) {
             managerMs[i] = 2 * topology.latencyNanos(plan.get(i)[0], manager) / 1e6;
         }
+        // The shipped browser proxy on each client's host reads (and verifies) every copy; a miss would go to the
+        // site, which the experiment never needs.
+        SimulatedProxies proxies = SimulatedProxies.of(overlay, provider.publicKey(), new SimulatedOrigin(100e6, Duration.ofMillis(50)))
+                .withConfig(OverlayCacheConfig.defaults().withTtl(ttl));
         progress.begin("reading " + plan.size() + " hits, without and with Bloom filters", 2L * plan.size());
-        double[] tapestryMs = reads(build, overlay, plan, cached, guids, ttl, false, thinkS, clients.size(), progress);
-        double[] bloomMs = reads(build, overlay, plan, cached, guids, ttl, true, thinkS, clients.size(), progress);
+        double[] tapestryMs = reads(build, proxies.withBloom(false), plan, cached, thinkS, clients.size(), progress);
+        double[] bloomMs = reads(build, proxies.withBloom(true), plan, cached, thinkS, clients.size(), progress);
         progress.finish();
 
         SampleSummary proxySummary = SampleSummary.of(proxyMs);
@@ -161,6 +184,7 @@ public final class HitLatencyScenario implements Scenario {
                 .put("riptide_bloom_p80_ms", bloomP80)
                 .put("riptide_bloom_max_ms", bloom.max())
                 .put("manager_direct_p80_ms", percentile(managerMs, 0.8))
+                .put("verify_service_ms", SimulatedProxies.VERIFY_NANOS / 1e6)
                 .put("riptide_failed", (long) (plan.size() - answered(tapestryMs).length))
                 .put("riptide_bloom_failed", bloomFailed);
         proxySummary.writeTo(result.object("proxy_cache"), "_ms");
@@ -193,25 +217,40 @@ public final class HitLatencyScenario implements Scenario {
                 proxyP80, tapestryP80, bloomP80, bloom.max(), targetMet ? "met" : "NOT met");
     }
 
-    private static double[] reads(OverlayBuild build, SimulatedOverlay overlay, List<int[]> plan, List<String> cached,
-                                  Map<String, Id> guids, int ttl, boolean bloom, double thinkS, int clients, Progress progress) {
+    /** Each client's proxy asks for its documents in turn, round after round; the latency of each hit, NaN for anything else. */
+    private static double[] reads(OverlayBuild build, SimulatedProxies proxies, List<int[]> plan, List<String> cached, double thinkS,
+                                  int clients, Progress progress) {
         double[] ms = new double[plan.size()];
         java.util.Arrays.fill(ms, Double.NaN);
+        Map<Integer, SimulatedProxy> onClient = new HashMap<>();
         // One round: every client issues one request, then everyone thinks.
         for (int start = 0; start < plan.size(); start += clients) {
             for (int i = start; i < Math.min(plan.size(), start + clients); i++) {
                 int slot = i;
-                Id guid = guids.get(cached.get(plan.get(i)[1]));
-                overlay.node(plan.get(i)[0]).read(guid, ttl, bloom, r -> {
-                    if (r.found()) {
-                        ms[slot] = r.elapsedNanos() / 1e6;
+                SimulatedProxy proxy = onClient.computeIfAbsent(plan.get(i)[0], proxies::on);
+                proxy.get(cached.get(plan.get(i)[1]), r -> {
+                    if (r.fromReplica()) {
+                        ms[slot] = r.latencyNanos() / 1e6;
                     }
                 });
                 progress.step();
             }
             build.simulation().runFor(Duration.ofSeconds(4).toNanos() + (long) (thinkS * 1e9));
         }
+        onClient.values().forEach(SimulatedProxy::stop);
         return ms;
+    }
+
+    /** {@code file} as its provider's gateway would store it: a 200 fresh for a year, signed at {@code nowMillis}. */
+    private static byte[] signedCopy(SigningKey provider, WebFile file, long nowMillis) {
+        String url = CanonicalUrl.of(file.url()).value();
+        Id guid = ObjectNames.objectGuid(provider.publicKey(), url, "");
+        long year = Duration.ofDays(365).toSeconds();
+        // One body per document, as on the web.
+        StoredResponse response = new StoredResponse(200, "OK", Headers.of("Content-Type", "text/html",
+                "Cache-Control", "max-age=" + year), DistinctBodies.of(guid, file.sizeBytes()));
+        ObjectCertificate cert = ObjectCertificate.sign(provider, url, "", 1, response, nowMillis, nowMillis, year);
+        return new CachedCopy(new WebObject(cert, response), Optional.empty()).toBytes();
     }
 
     private static int size(SpecWebFileSet site, String url) {

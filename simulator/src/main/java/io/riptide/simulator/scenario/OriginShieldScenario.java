@@ -10,7 +10,8 @@ import io.riptide.gateway.GatewayConfig;
 import io.riptide.simulator.agents.Agents;
 import io.riptide.simulator.agents.ClientResult;
 import io.riptide.simulator.agents.OriginDocument;
-import io.riptide.simulator.agents.ProxyClient;
+import io.riptide.simulator.agents.SimulatedProxies;
+import io.riptide.simulator.agents.SimulatedProxy;
 import io.riptide.simulator.agents.SimulatedOrigin;
 import io.riptide.simulator.overlay.AgentOverlay;
 import io.riptide.simulator.overlay.RandomOrder;
@@ -120,10 +121,10 @@ public final class OriginShieldScenario implements Scenario {
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, joinRate, Duration.ofSeconds(settle), agents,
                 options.getBoolean("links", false), progress);
 
-        List<ProxyClient> clients = new ArrayList<>();
+        SimulatedProxies shipped = SimulatedProxies.of(world.overlay(), provider.publicKey(), direct);
+        List<SimulatedProxy> clients = new ArrayList<>();
         for (int v : proxyVertices) {
-            clients.add(new ProxyClient(world.overlay().node(v), provider.publicKey(), direct, PushMode.NONE,
-                    Duration.ofSeconds(5), config.defaultTtl()));
+            clients.add(shipped.on(v));
         }
         progress.begin("two waves of " + proxies + " proxies x " + documents + " documents", 2);
         Map<ClientResult.Source, long[]> first = wave(world, clients, urls, Duration.ofSeconds(waveGapS));
@@ -181,13 +182,13 @@ public final class OriginShieldScenario implements Scenario {
     }
 
     /** Every proxy asks for every document at the same instant; then {@code gap} of virtual time runs. */
-    private static Map<ClientResult.Source, long[]> wave(AgentOverlay world, List<ProxyClient> clients, List<String> urls,
+    private static Map<ClientResult.Source, long[]> wave(AgentOverlay world, List<SimulatedProxy> clients, List<String> urls,
                                                          Duration gap) {
         Map<ClientResult.Source, long[]> counts = new HashMap<>();
         for (ClientResult.Source s : ClientResult.Source.values()) {
             counts.put(s, new long[1]);
         }
-        for (ProxyClient c : clients) {
+        for (SimulatedProxy c : clients) {
             for (String url : urls) {
                 c.get(url, r -> counts.get(r.source())[0]++);
             }

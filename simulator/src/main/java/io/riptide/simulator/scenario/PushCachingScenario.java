@@ -17,7 +17,8 @@ import io.riptide.simulator.agents.Agents;
 import io.riptide.simulator.agents.ClientResult;
 import io.riptide.simulator.agents.ClosedLoopUser;
 import io.riptide.simulator.agents.OriginDocument;
-import io.riptide.simulator.agents.ProxyClient;
+import io.riptide.simulator.agents.SimulatedProxies;
+import io.riptide.simulator.agents.SimulatedProxy;
 import io.riptide.simulator.agents.RequestPath;
 import io.riptide.simulator.agents.SimulatedOrigin;
 import io.riptide.simulator.agents.UncachedProxy;
@@ -169,9 +170,10 @@ public final class PushCachingScenario implements Scenario {
                 "p50_ms_nopush", "p95_ms_nopush", "throughput_push", "throughput_nopush", "p50_ms_recheck", "p95_ms_recheck",
                 "throughput_recheck"))) {
             for (int i = 0; i < counts.length; i++) {
-                List<RequestPath> pushProxies = overlayProxies(world, gateways[0], remote.get(0), pushProvider, pushMode, origin,
+                List<SimulatedProxy> pushProxies = overlayProxies(world, gateways[0], remote.get(0), pushProvider, pushMode, origin,
                         pushUrls.get(i), replicaVertices, proxyVertices);
                 RunResult push = runUsers(world, origin, pushProxies, pushUrls.get(i), counts[i], think, durationS, random);
+                pushProxies.forEach(SimulatedProxy::stop);
                 progress.step();
                 List<RequestPath> uncached = new ArrayList<>();
                 for (int v : proxyVertices) {
@@ -179,9 +181,10 @@ public final class PushCachingScenario implements Scenario {
                 }
                 RunResult pull = runUsers(world, origin, uncached, uncachedUrls.get(i), counts[i], think, durationS, random);
                 progress.step();
-                List<RequestPath> recheckProxies = overlayProxies(world, gateways[1], remote.get(1), pullProvider, PushMode.NONE,
+                List<SimulatedProxy> recheckProxies = overlayProxies(world, gateways[1], remote.get(1), pullProvider, PushMode.NONE,
                         origin, pullUrls.get(i), replicaVertices, proxyVertices);
                 RunResult recheck = runUsers(world, origin, recheckProxies, pullUrls.get(i), counts[i], think, durationS, random);
+                recheckProxies.forEach(SimulatedProxy::stop);
                 progress.step();
                 SampleSummary sp = SampleSummary.of(push.latenciesMs());
                 SampleSummary sn = SampleSummary.of(pull.latenciesMs());
@@ -258,7 +261,7 @@ public final class PushCachingScenario implements Scenario {
      * Inserts {@code url}, copies it to the replica nodes in the users' stub (which join its
      * dissemination tree, as a cache manager's replicas do), and returns the proxies on the access nodes.
      */
-    private static List<RequestPath> overlayProxies(AgentOverlay world, Gateway gateway, int gatewayVertex, SigningKey provider,
+    private static List<SimulatedProxy> overlayProxies(AgentOverlay world, Gateway gateway, int gatewayVertex, SigningKey provider,
             PushMode pushMode, SimulatedOrigin origin, String url, List<Integer> replicaVertices, List<Integer> proxyVertices) {
         var overlay = world.overlay();
         Id guid = ObjectNames.objectGuid(provider.publicKey(), url, "");
@@ -268,10 +271,10 @@ public final class PushCachingScenario implements Scenario {
             overlay.node(gatewayVertex).replicateTo(overlay.node(v).self(), guid, r -> { });
         }
         world.run(Duration.ofSeconds(2));
-        List<RequestPath> proxies = new ArrayList<>();
+        SimulatedProxies shipped = SimulatedProxies.of(overlay, provider.publicKey(), origin).withPushMode(pushMode);
+        List<SimulatedProxy> proxies = new ArrayList<>();
         for (int v : proxyVertices) {
-            proxies.add(new ProxyClient(overlay.node(v), provider.publicKey(), origin, pushMode, Duration.ofSeconds(5),
-                    overlay.node(v).config().defaultTtl()));
+            proxies.add(shipped.on(v));
         }
         return proxies;
     }
@@ -280,7 +283,7 @@ public final class PushCachingScenario implements Scenario {
      * Lets {@code users} closed-loop users, spread over {@code proxies}, request {@code url} for the
      * duration; counts the responses completed within it, in total and per one-second bin.
      */
-    private static RunResult runUsers(AgentOverlay world, SimulatedOrigin origin, List<RequestPath> proxies, String url, int users,
+    private static RunResult runUsers(AgentOverlay world, SimulatedOrigin origin, List<? extends RequestPath> proxies, String url, int users,
             Duration think, int durationS, SplittableRandom random) {
         long fetchesBefore = origin.fetches(url);
         long start = world.simulation().now();

@@ -9,7 +9,8 @@ import io.riptide.dolr.OverlayNode;
 import io.riptide.gateway.GatewayConfig;
 import io.riptide.simulator.agents.Agents;
 import io.riptide.simulator.agents.OriginDocument;
-import io.riptide.simulator.agents.ProxyClient;
+import io.riptide.simulator.agents.SimulatedProxies;
+import io.riptide.simulator.agents.SimulatedProxy;
 import io.riptide.simulator.agents.SimulatedOrigin;
 import io.riptide.simulator.overlay.AgentOverlay;
 import io.riptide.simulator.overlay.RandomOrder;
@@ -137,12 +138,12 @@ public final class TraceReplayScenario implements Scenario {
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, Math.max(50, nodes / 20.0),
                 Duration.ofSeconds(settle), agents, options.getBoolean("links", false), progress);
 
-        Map<String, ProxyClient> proxies = new HashMap<>();
-        Map<Integer, ProxyClient> byVertex = new HashMap<>();
+        SimulatedProxies shipped = SimulatedProxies.of(world.overlay(), provider.publicKey(), origin);
+        Map<String, SimulatedProxy> proxies = new HashMap<>();
+        Map<Integer, SimulatedProxy> byVertex = new HashMap<>();
         for (List<Integer> vertices : proxyVertices.values()) {
             for (int v : vertices) {
-                byVertex.put(v, new ProxyClient(world.overlay().node(v), provider.publicKey(), origin, PushMode.NONE,
-                        Duration.ofSeconds(5), config.defaultTtl()));
+                byVertex.put(v, shipped.on(v));
             }
         }
         Map<String, Long> currentSize = new HashMap<>();
@@ -190,7 +191,7 @@ public final class TraceReplayScenario implements Scenario {
                 clientHits[0]++;
                 clientHits[1] += size;
             }
-            ProxyClient proxy = proxies.computeIfAbsent(r.user(), u -> {
+            SimulatedProxy proxy = proxies.computeIfAbsent(r.user(), u -> {
                 List<Integer> lab = proxyVertices.get(r.group());
                 return byVertex.get(lab.get(Math.floorMod(u.hashCode(), lab.size())));
             });

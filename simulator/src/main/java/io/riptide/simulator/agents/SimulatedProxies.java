@@ -1,0 +1,71 @@
+package io.riptide.simulator.agents;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.object.PushMode;
+import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.simulation.SimulatedOverlay;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import io.riptide.proxy.cache.ProxyCache;
+import java.util.List;
+
+/**
+ * The browser proxies of one simulated experiment: the shipped proxy's cache on chosen nodes' hosts,
+ * all trusting the same providers, reading the same origin and configured as a user's proxy is
+ * ({@link OverlayCacheConfig#defaults()}, or as the scenario says). Sets the verify stage's modelled
+ * service time on the network once, so every copy any of them reads costs what verifying it costs.
+ */
+public final class SimulatedProxies {
+    /**
+     * What verifying one copy costs the verify stage: decode, SHA-256 of the body and Ed25519, as
+     * {@code ObjectSigningBenchmark.decodeAndVerify} measures it for a 1 KB object (77 µs,
+     * {@code benchmarks/RESULTS.md}); Ed25519 dominates, a body adds about 0.6 µs per KB.
+     */
+    public static final long VERIFY_NANOS = 77_000;
+
+    private final SimulatedOverlay overlay;
+    private final List<PublicKey> providers;
+    private final SimulatedOrigin origin;
+    private final PushMode pushMode;
+    private final OverlayCacheConfig config;
+    private final boolean useBloom;
+
+    private SimulatedProxies(SimulatedOverlay overlay, List<PublicKey> providers, SimulatedOrigin origin, PushMode pushMode,
+                             OverlayCacheConfig config, boolean useBloom) {
+        this.overlay = overlay;
+        this.providers = List.copyOf(providers);
+        this.origin = origin;
+        this.pushMode = pushMode;
+        this.config = config;
+        this.useBloom = useBloom;
+        overlay.network().setStageServiceTime(ProxyCache.VERIFY_STAGE, VERIFY_NANOS);
+    }
+
+    /** Proxies trusting {@code provider}, going to {@code origin} on a miss, with the shipped proxy's configuration. */
+    public static SimulatedProxies of(SimulatedOverlay overlay, PublicKey provider, SimulatedOrigin origin) {
+        return new SimulatedProxies(overlay, List.of(provider), origin, PushMode.NONE, OverlayCacheConfig.defaults(), true);
+    }
+
+    /** These proxies serving URLs in {@code mode} while the gateway's newest heartbeat or update is recent enough. */
+    public SimulatedProxies withPushMode(PushMode mode) {
+        return new SimulatedProxies(overlay, providers, origin, mode, config, useBloom);
+    }
+
+    /** These proxies reading without (false) or with the access node's Bloom filters first. */
+    public SimulatedProxies withBloom(boolean bloom) {
+        return new SimulatedProxies(overlay, providers, origin, pushMode, config, bloom);
+    }
+
+    /** These proxies configured by {@code cacheConfig}. */
+    public SimulatedProxies withConfig(OverlayCacheConfig cacheConfig) {
+        return new SimulatedProxies(overlay, providers, origin, pushMode, cacheConfig, useBloom);
+    }
+
+    /** A proxy on the host of the node at {@code vertex}, its load reports started. */
+    public SimulatedProxy on(int vertex) {
+        OverlayNode node = overlay.node(vertex);
+        if (node == null) {
+            throw new IllegalArgumentException("no node at vertex " + vertex);
+        }
+        return new SimulatedProxy(node, providers, origin, pushMode, config, useBloom);
+    }
+}

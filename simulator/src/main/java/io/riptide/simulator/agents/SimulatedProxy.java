@@ -1,0 +1,149 @@
+package io.riptide.simulator.agents;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.http.Headers;
+import io.riptide.core.object.PushMode;
+import io.riptide.core.runtime.Env;
+import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.client.NodeAccess;
+import io.riptide.gateway.origin.OriginRequest;
+import io.riptide.gateway.origin.OriginResponse;
+import io.riptide.proxy.cache.CacheStatus;
+import io.riptide.proxy.cache.Cacheability;
+import io.riptide.proxy.cache.LookupResult;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import io.riptide.proxy.cache.ProxyCache;
+import io.riptide.proxy.cache.ProxyRequest;
+import io.riptide.proxy.revalidation.Revalidation;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A browser proxy on an overlay node's host, as a simulation runs it: the shipped {@link ProxyCache}
+ * (lookup, verification, RFC 9111, hints, load reports), reading through the node itself
+ * ({@link NodeAccess}) on the node's simulated runtime. Around it, what the real proxy's Netty front
+ * does, on whole responses from the {@link SimulatedOrigin}: the bypass rules ({@link Cacheability}),
+ * serving an answer, revalidating a copy ({@link Revalidation}) and telling the cache how the origin
+ * answered. Users see the outcome as a {@link ClientResult}.
+ */
+public final class SimulatedProxy implements RequestPath {
+    private final OverlayNode node;
+    private final Env env;
+    private final ProxyCache cache;
+    private final SimulatedOrigin origin;
+
+    SimulatedProxy(OverlayNode node, List<PublicKey> providers, SimulatedOrigin origin, PushMode pushMode, OverlayCacheConfig config,
+                   boolean useBloom) {
+        this.node = node;
+        this.env = node.env();
+        this.origin = origin;
+        this.cache = new ProxyCache(env, new NodeAccess(node, useBloom), providers, config, pushMode);
+        cache.start();
+    }
+
+    @Override
+    public void get(String url, Consumer<ClientResult> done) {
+        long start = env.nowNanos();
+        ProxyRequest request = ProxyRequest.get(url, Headers.EMPTY);
+        CacheStatus bypass = Cacheability.DEFAULTS.bypass(request);
+        if (bypass != null) {
+            fetch(request, Headers.EMPTY, response -> done.accept(fromOrigin(ClientResult.Source.ORIGIN_BYPASS, null, start, response)));
+            return;
+        }
+        cache.lookup(request, result -> {
+            switch (result.kind()) {
+                case SERVE -> done.accept(served(result, result.answer().body().length, start));
+                case VALIDATE -> revalidate(request, result, start, done);
+                case FORWARD -> fetch(request, Headers.EMPTY, response -> {
+                    cache.onOriginResponse(request, result, status(response), headers(response));
+                    done.accept(fromOrigin(ClientResult.Source.ORIGIN_MISS, result, start, response));
+                });
+            }
+        });
+    }
+
+    /** A copy to validate: the origin is asked with {@link Revalidation}'s conditions, and its answer judged as the front judges it. */
+    private void revalidate(ProxyRequest request, LookupResult result, long start, Consumer<ClientResult> done) {
+        Revalidation revalidation = Revalidation.of(result.stored(), request.headers());
+        Headers conditional = request.headers();
+        for (var c : revalidation.conditions().entrySet()) {
+            conditional = conditional.without(c.getKey()).with(c.getKey(), c.getValue());
+        }
+        fetch(request, conditional, response -> {
+            Revalidation.Verdict verdict = revalidation.judge(status(response), headers(response),
+                    Instant.ofEpochMilli(env.wallClockMillis()), true);
+            switch (verdict) {
+                case NOT_MODIFIED -> {
+                    cache.onOriginResponse(request, result, 304, revalidation.freshened());
+                    done.accept(served(result, result.stored().body().length, start));
+                }
+                case ERROR -> {
+                    if (result.stored().staleIfError()) {
+                        done.accept(served(result, result.stored().body().length, start)); // stale-if-error
+                    } else {
+                        done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, null)); // a 502
+                    }
+                }
+                case ASK_AGAIN -> {
+                    Headers unconditional = request.headers();
+                    for (String field : revalidation.askAgain()) {
+                        unconditional = unconditional.without(field);
+                    }
+                    fetch(request, unconditional, again -> {
+                        cache.onOriginResponse(request, result, status(again), headers(again));
+                        done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, again));
+                    });
+                }
+                case PASS -> {
+                    cache.onOriginResponse(request, result, status(response), headers(response));
+                    done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, response));
+                }
+            }
+        });
+    }
+
+    private void fetch(ProxyRequest request, Headers headers, Consumer<OriginResponse> done) {
+        origin.fetch(env, OriginRequest.get(request.url(), headers)).whenComplete((response, error) -> done.accept(response));
+    }
+
+    private ClientResult served(LookupResult result, int bodyBytes, long start) {
+        LookupResult.Found found = result.found();
+        return new ClientResult(ClientResult.Source.REPLICA, found == null ? null : found.replica(), found == null ? 0 : found.hops(),
+                env.nowNanos() - start, bodyBytes);
+    }
+
+    private ClientResult fromOrigin(ClientResult.Source source, LookupResult lookup, long start, OriginResponse response) {
+        LookupResult.Found found = lookup == null ? null : lookup.found();
+        return new ClientResult(source, found == null ? null : found.replica(), found == null ? 0 : found.hops(),
+                env.nowNanos() - start, response == null ? -1 : response.body().length);
+    }
+
+    private static int status(OriginResponse response) {
+        return response == null ? 502 : response.status();
+    }
+
+    private static Headers headers(OriginResponse response) {
+        return response == null ? Headers.EMPTY : response.headers();
+    }
+
+    /** The proxy's cache, for what it counted (hits, refusals, hints, load reports). */
+    public ProxyCache cache() {
+        return cache;
+    }
+
+    /** The node whose host the proxy runs on. */
+    public OverlayNode node() {
+        return node;
+    }
+
+    /** Stops the proxy's periodic load reports: a simulated proxy that has served its users. */
+    public void stop() {
+        cache.stop();
+    }
+
+    @Override
+    public Env env() {
+        return env;
+    }
+}
