@@ -3,6 +3,8 @@ package io.riptide.proxy;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.dolr.client.AccessNodes;
 import io.riptide.dolr.client.ClientAddress;
 import io.riptide.dolr.client.OverlayClient;
 import io.riptide.proxy.cache.CacheLookup;
@@ -150,6 +152,18 @@ public final class RiptideProxy implements AutoCloseable {
             return cache.inspect(read).get(INSPECT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {
             return unknown;
+        }
+    }
+
+    /** The access nodes in use, nearest first (the one reads and reports go through); empty without an overlay. */
+    public List<NodeHandle> accessNodes() {
+        if (client == null) {
+            return List.of();
+        }
+        try {
+            return client.accessNodes().get(INSPECT_SECONDS, TimeUnit.SECONDS).stream().map(AccessNodes.Access::node).toList();
+        } catch (Exception e) {
+            return List.of();
         }
     }
 
