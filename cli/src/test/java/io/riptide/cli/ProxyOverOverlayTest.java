@@ -153,6 +153,13 @@ class ProxyOverOverlayTest {
         assertTrue(r.body().contains("addEventListener"), "the origin's script, not the tampered replica: " + r.body());
         assertEquals("riptide; fwd=miss; detail=invalid-replica", r.headers().firstValue("Cache-Status").orElseThrow());
         assertEquals(rejectedBefore + 1, riptide.proxy().rejectedReplicas());
+        // Counted where an operator looks, by reason.
+        var a = riptide.proxy().server().address();
+        String metrics = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://" + a.getHostString() + ":" + a.getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
+        assertTrue(metrics.matches("(?s).*\\nriptide_proxy_replicas_refused_total\\{reason=\"body_digest_mismatch\"\\} [1-9].*"),
+                metrics);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.riptide.proxy.cache;
 
 import io.riptide.core.http.Headers;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -22,6 +23,11 @@ public interface CacheLookup {
      * Vary selects. Not called for requests that bypass the cache.
      */
     void onOriginResponse(ProxyRequest request, LookupResult lookup, int status, Headers responseHeaders);
+
+    /** What the cache has counted, for the status page; empty for a cache that counts nothing. */
+    default Optional<CacheFigures> figures() {
+        return Optional.empty();
+    }
 
     /** The clock the cache judges freshness by; the front uses it too, for the dates it compares. */
     default Clock clock() {

@@ -8,7 +8,9 @@ import io.riptide.core.stage.StageConfig;
 import io.riptide.dolr.client.OverlayClient;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The {@link ProxyCache} as the Netty front sees it: each call hops onto the cache's loop (the
@@ -68,6 +70,15 @@ public final class OverlayCacheLookup implements CacheLookup {
         CompletableFuture<T> f = new CompletableFuture<>();
         env.execute(() -> f.complete(read.apply(cache)));
         return f;
+    }
+
+    @Override
+    public Optional<CacheFigures> figures() {
+        try {
+            return Optional.of(inspect(ProxyCache::figures).get(1, TimeUnit.SECONDS));
+        } catch (Exception e) {
+            return Optional.empty(); // the loop is busy or gone: the page shows what it can
+        }
     }
 
     @Override

@@ -259,6 +259,12 @@ public final class ProxyCache {
         return overloaded;
     }
 
+    /** A snapshot of what this cache has counted. */
+    public CacheFigures figures() {
+        return new CacheFigures(lookups, hits, refused, overloaded, hints.missHints(), hints.staleHints(), hints.latencyHints(),
+                load.reportsSent(), load.requestsReported());
+    }
+
     /** The hints sent so far. */
     public Hints hints() {
         return hints;

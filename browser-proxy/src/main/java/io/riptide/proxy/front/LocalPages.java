@@ -27,11 +27,11 @@ final class LocalPages {
             case "/proxy.pac" -> Responses.page(alloc, HttpResponseStatus.OK, PacFile.CONTENT_TYPE,
                     PacFile.render(local.getAddress().getHostAddress(), local.getPort()));
             case "/status" -> Responses.page(alloc, HttpResponseStatus.OK, HtmlStatusPage.CONTENT_TYPE,
-                    StatusPage.render(context.stats(), context.config(), nodes(context)));
+                    StatusPage.render(context.stats(), context.config(), nodes(context), context.cache().figures()));
             case "/status.json" -> Responses.page(alloc, HttpResponseStatus.OK, JsonStatus.CONTENT_TYPE,
-                    JsonStatus.render(ProxyReport.of(context.stats(), context.config(), nodes(context))));
+                    JsonStatus.render(ProxyReport.of(context.stats(), context.config(), nodes(context), context.cache().figures())));
             case "/metrics" -> Responses.page(alloc, HttpResponseStatus.OK, MetricsPage.CONTENT_TYPE,
-                    MetricsPage.render(context.stats(), context.config(), nodes(context)));
+                    MetricsPage.render(context.stats(), context.config(), nodes(context), context.cache().figures()));
             default -> Responses.text(alloc, HttpResponseStatus.NOT_FOUND, "this proxy has no page at " + path
                     + "; it serves /proxy.pac, /status, /status.json and /metrics, and proxies absolute URLs",
                     context.config().via());

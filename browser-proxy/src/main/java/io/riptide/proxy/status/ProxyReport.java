@@ -1,19 +1,23 @@
 package io.riptide.proxy.status;
 
+import io.riptide.core.object.RejectReason;
 import io.riptide.dolr.admin.ReportPart;
 import io.riptide.dolr.admin.StatusReport;
 import io.riptide.proxy.Cidr;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
+import io.riptide.proxy.cache.CacheFigures;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * The proxy's figures, from which its status page, {@code /status.json} and {@code /metrics} are all
- * rendered: requests by result, tunnels, refused clients, latency percentiles, and the access nodes in use.
+ * rendered: requests by result, tunnels, refused clients, latency percentiles, the access nodes in
+ * use, and what the overlay cache counted (refused replicas, hints and load reports sent).
  */
 public final class ProxyReport {
     /** The status page's title. */
@@ -22,7 +26,7 @@ public final class ProxyReport {
     private ProxyReport() {
     }
 
-    public static StatusReport of(ProxyStats stats, ProxyConfig config, List<String> accessNodes) {
+    public static StatusReport of(ProxyStats stats, ProxyConfig config, List<String> accessNodes, Optional<CacheFigures> cache) {
         ProxyStats.Latency l = stats.latency();
         ReportPart.Builder b = ReportPart.builder()
                 .summary("mode", config.passThrough() ? "pass-through (no cache lookups)" : "caching")
@@ -46,6 +50,14 @@ public final class ProxyReport {
                         List.of("max", ms(l.maxMicros()))));
         b.table("Access nodes", "overlay nodes the proxy reads through, nearest first", List.of("node"),
                 accessNodes.stream().map(List::of).toList());
+        cache.ifPresent(c -> b.table("Overlay cache", "lookups, verification and what the nearest cache manager was told",
+                List.of("figure", "count"), List.of(
+                        List.of("lookups", Long.toString(c.lookups())),
+                        List.of("hits (verified copies)", Long.toString(c.hits())),
+                        List.of("replicas refused", c.refusedTotal() + (c.refused().isEmpty() ? "" : " " + c.refused())),
+                        List.of("to the origin: verify stage full", Long.toString(c.overloaded())),
+                        List.of("miss / stale / latency hints", c.missHints() + " / " + c.staleHints() + " / " + c.latencyHints()),
+                        List.of("load reports (requests counted)", c.loadReports() + " (" + c.requestsReported() + ")"))));
         Map<String, Number> byResult = new LinkedHashMap<>();
         byResult.put("hit", stats.hits());
         byResult.put("miss", stats.misses());
@@ -62,7 +74,27 @@ public final class ProxyReport {
                         "Connections refused with 403 because the client's address is not in allow-from.", stats.clientsRefused())
                 .counter("riptide_proxy_origin_connections_opened_total", "New connections to origins.",
                         stats.upstreamConnectionsOpened())
-                .gauge("riptide_proxy_access_nodes", "Overlay access nodes in use.", accessNodes.size())
+                .gauge("riptide_proxy_access_nodes", "Overlay access nodes in use.", accessNodes.size());
+        cache.ifPresent(c -> {
+            Map<String, Number> refused = new LinkedHashMap<>();
+            for (RejectReason r : RejectReason.values()) {
+                refused.put(r.name().toLowerCase(Locale.ROOT), c.refused().getOrDefault(r, 0L));
+            }
+            Map<String, Number> hints = new LinkedHashMap<>();
+            hints.put("miss", c.missHints());
+            hints.put("stale", c.staleHints());
+            hints.put("latency", c.latencyHints());
+            b.metrics()
+                    .counter("riptide_proxy_cache_lookups_total", "Cacheable requests looked up in the overlay.", c.lookups())
+                    .counter("riptide_proxy_replicas_refused_total", "Replicas refused by verification, by reason.", "reason", refused)
+                    .counter("riptide_proxy_verify_overloaded_total", "Lookups sent to the origin because the verify stage was full.",
+                            c.overloaded())
+                    .counter("riptide_proxy_hints_total", "Hints sent to the nearest cache manager, by kind.", "kind", hints)
+                    .counter("riptide_proxy_load_reports_total", "Load reports sent to the nearest cache manager.", c.loadReports())
+                    .counter("riptide_proxy_load_reported_requests_total", "Requests counted in those load reports.",
+                            c.requestsReported());
+        });
+        b.metrics()
                 .summary("riptide_proxy_latency_seconds", "Time from a request's head to its response's last byte.",
                         quantiles, l.count(), stats.latencySecondsSum());
         return new StatusReport(TITLE, List.of(b.build()));

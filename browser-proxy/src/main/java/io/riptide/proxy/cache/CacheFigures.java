@@ -1,0 +1,30 @@
+package io.riptide.proxy.cache;
+
+import io.riptide.core.object.RejectReason;
+import java.util.Map;
+
+/**
+ * What the proxy's cache has counted, for the status page and {@code /metrics}: a snapshot taken on
+ * the cache's loop.
+ *
+ * @param lookups          cacheable requests looked up
+ * @param hits             answered with a verified copy
+ * @param refused          replicas refused by verification, by reason (tampered, forged, replayed, malformed)
+ * @param overloaded       lookups sent to the origin because the verify stage was full
+ * @param missHints        miss hints sent
+ * @param staleHints       stale hints sent
+ * @param latencyHints     latency hints sent (hits slower than the threshold)
+ * @param loadReports      load reports sent
+ * @param requestsReported the requests those reports counted
+ */
+public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
+        long staleHints, long latencyHints, long loadReports, long requestsReported) {
+    public CacheFigures {
+        refused = Map.copyOf(refused);
+    }
+
+    /** Replicas refused, for every reason. */
+    public long refusedTotal() {
+        return refused.values().stream().mapToLong(Long::longValue).sum();
+    }
+}
