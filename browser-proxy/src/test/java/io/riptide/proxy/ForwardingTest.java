@@ -212,6 +212,17 @@ class ForwardingTest {
     }
 
     @Test
+    void hitsAndMissesCarryTheNameTheProxyGoesBy() throws Exception {
+        RecordingCache cache = new RecordingCache(req -> CompletableFuture.completedFuture(req.url().getPath().equals("/hello")
+                ? LookupResult.serve(CacheStatus.HIT, new LookupResult.Answer(200, "OK", Headers.of("Content-Type", "text/plain"),
+                        "from the overlay".getBytes(StandardCharsets.UTF_8)), null)
+                : LookupResult.forward(CacheStatus.forward("miss", "not-found"))));
+        startProxy(config().via("campus-cache").build(), cache);
+        assertEquals("campus-cache; hit", get("/hello").headers().firstValue("Cache-Status").orElseThrow());
+        assertEquals("campus-cache; fwd=miss; detail=not-found", get("/chunked").headers().firstValue("Cache-Status").orElseThrow());
+    }
+
+    @Test
     void passThroughNeverCallsTheCache() throws Exception {
         RecordingCache cache = RecordingCache.missing();
         startProxy(config().passThrough(true).build(), cache);

@@ -119,16 +119,14 @@ public final class ProxyCache {
         if (!found.primary()) {
             return; // the primary's managers can move only the primary's copies
         }
-        boolean counted = false;
         if (found.stale()) {
             // Served stale (stale-while-revalidate, max-stale): have the gateway re-check it.
             List<String> vary = Variants.varyFields(result.answer().headers());
             hints.missOrStale(found.guid(), url.value(), request.headers(), Optional.of(vary), found.version());
-        } else if (elapsedNanos > config.slowHit().toNanos()) {
-            hints.slowHit(url.value(), found.guid(), found.hops(), elapsedNanos);
-            counted = true;
         }
-        if (!counted) {
+        if (elapsedNanos > config.slowHit().toNanos()) {
+            hints.slowHit(url.value(), found.guid(), found.hops(), elapsedNanos); // counts this request at the manager
+        } else {
             load.count(found.guid());
         }
     }
