@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 
@@ -76,7 +77,7 @@ public final class SimulatedOverlay {
     }
 
     /** Starts a node at {@code vertex} running the agent {@code app} makes for it, and has it join now. */
-    public OverlayNode add(int vertex, java.util.function.Function<OverlayNode, OverlayApplication> app) {
+    public OverlayNode add(int vertex, Function<OverlayNode, OverlayApplication> app) {
         byte[] idBytes = new byte[Id.BYTES];
         random.nextBytes(idBytes);
         Id id = Id.fromBytes(idBytes);
@@ -117,8 +118,19 @@ public final class SimulatedOverlay {
      * joined or {@code limit} passes. Returns how many joined.
      */
     public int addAll(List<Integer> vertices, Duration spacing, Duration limit, Runnable onEach) {
+        return addAll(vertices, Map.of(), spacing, limit, onEach);
+    }
+
+    /** As above, the vertices in {@code agents} running the agent each names instead of their default application. */
+    public int addAll(List<Integer> vertices, Map<Integer, Function<OverlayNode, OverlayApplication>> agents, Duration spacing,
+                      Duration limit, Runnable onEach) {
         for (int v : vertices) {
-            add(v);
+            Function<OverlayNode, OverlayApplication> agent = agents.get(v);
+            if (agent == null) {
+                add(v);
+            } else {
+                add(v, agent);
+            }
             sim.runFor(spacing.toNanos());
             onEach.run();
         }

@@ -3,6 +3,8 @@ package io.riptide.simulator.overlay;
 import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.OverlayApplication;
+import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.scenario.ScenarioOptions;
@@ -11,6 +13,8 @@ import io.riptide.simulator.topology.TransitStubTopology;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.SplittableRandom;
 
 /**
@@ -51,6 +55,16 @@ public final class OverlayBuild {
     /** As above, with link queueing on unless the {@code links} option says otherwise when {@code linksByDefault}. */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress, int defaultNodes,
                                      boolean linksByDefault) {
+        return build(options, seed, config, progress, defaultNodes, linksByDefault, topology -> Map.of());
+    }
+
+    /**
+     * As above, the vertices in the map {@code agents} makes from the topology (before any node
+     * joins) running those agents (a cache manager, a gateway) instead of the plain probe recorder.
+     */
+    public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress, int defaultNodes,
+                                     boolean linksByDefault,
+                                     Function<TransitStubTopology, Map<Integer, Function<OverlayNode, OverlayApplication>>> agents) {
         int nodes = options.getInt("nodes", defaultNodes, 2, 200_000);
         int perStub = options.getInt("hosts-per-stub", TopologyParams.DEFAULT_HOSTS_PER_STUB, 1, 10_000);
         // Larger overlays join faster so the build's virtual time (and its cost) stays bounded.
@@ -77,9 +91,10 @@ public final class OverlayBuild {
             order.set(i, order.get(j));
             order.set(j, t);
         }
+        Map<Integer, Function<OverlayNode, OverlayApplication>> chosen = agents.apply(topology);
         progress.begin("joining " + nodes + " nodes", nodes);
         Duration spacing = Duration.ofNanos((long) (1e9 / joinRate));
-        int joined = overlay.addAll(order, spacing, Duration.ofSeconds(120), progress::step);
+        int joined = overlay.addAll(order, chosen, spacing, Duration.ofSeconds(120), progress::step);
         progress.finish();
 
         progress.begin("settling (" + settle + " virtual s)", settle);

@@ -1,5 +1,7 @@
 package io.riptide.simulator.scenario;
 
+import io.riptide.cachemanager.CacheManagerConfig;
+import io.riptide.cachemanager.replicas.PlacementPolicy;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Headers;
@@ -46,7 +48,8 @@ import java.util.SplittableRandom;
  * Riptide's reads are the shipped browser proxy's, on each client's host: located, read and verified
  * (with the verify stage's modelled service time) before they count.
  * The manager runs on the proxy's host ({@code --manager-host same}) unless told to use another
- * host of the stub ({@code other}).
+ * host of the stub ({@code other}); it is the shipped cache manager, placing with the paper's simple
+ * primitive (on its own node), and receives the proxies' hints and load reports.
  *
  * <p>With one stub replica, Bloom-filter reads cannot beat reading straight from the manager's node
  * ({@code manager_direct_p80_ms}); a client for which that node is not among its nearest reaches it
@@ -81,23 +84,32 @@ public final class HitLatencyScenario implements Scenario {
         int ttl = options.getInt("ttl", OverlayCacheConfig.defaults().ttl(), 1, 255);
         Progress progress = context.progress();
 
-        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES, true);
+        SplittableRandom random = context.random();
+        String managerHost = options.getString("manager-host", "same");
+        if (!managerHost.equals("same") && !managerHost.equals("other")) {
+            throw new ScenarioOptionException("manager-host", "expected 'same' or 'other', got '" + managerHost + "'");
+        }
+        SigningKey provider = Agents.provider(context.seed(), "hit-latency");
+        OrganisationStub[] chosen = new OrganisationStub[1];
+        int[] managerVertex = new int[1];
+        // The organisation is drawn from the topology before the nodes join; its manager host runs the
+        // shipped cache manager with the paper's simple primitive (replicas on its own node), so the
+        // proxies' hints and load reports reach it as in a deployment.
+        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES, true, topo -> {
+            chosen[0] = OrganisationStub.choose(topo, random, clientsWanted);
+            // By default the organisation's one caching host runs the proxy cache in the baseline and the
+            // cache manager in Riptide, so the comparison is of the software, not of which host of the
+            // stub each was drawn on (with seed 1 the drawn manager host is 2.6 ms farther at p80).
+            managerVertex[0] = managerHost.equals("same") ? chosen[0].proxy() : chosen[0].manager();
+            return Map.of(managerVertex[0], Agents.cacheManager(provider,
+                    CacheManagerConfig.defaults().withPlacement(PlacementPolicy.LOCAL, 0), m -> { }));
+        });
         SimulatedOverlay overlay = build.overlay();
         TransitStubTopology topology = build.topology();
-        SplittableRandom random = context.random();
-
-        OrganisationStub organisation = OrganisationStub.choose(topology, random, clientsWanted);
+        OrganisationStub organisation = chosen[0];
         List<Integer> local = organisation.hosts();
         int proxy = organisation.proxy();
-        // By default the organisation's one caching host runs the proxy cache in the baseline and the
-        // cache manager in Riptide, so the comparison is of the software, not of which host of the
-        // stub each was drawn on (with seed 1 the drawn manager host is 2.6 ms farther at p80).
-        String managerHost = options.getString("manager-host", "same");
-        int manager = switch (managerHost) {
-            case "same" -> proxy;
-            case "other" -> organisation.manager();
-            default -> throw new ScenarioOptionException("manager-host", "expected 'same' or 'other', got '" + managerHost + "'");
-        };
+        int manager = managerVertex[0];
         List<Integer> clients = organisation.clients();
         // The manager's node first; more replicas (hot-object spreading) on other nodes of the stub.
         List<Integer> replicaNodes = new ArrayList<>(List.of(manager));
@@ -108,7 +120,6 @@ public final class HitLatencyScenario implements Scenario {
         // The documents: cacheable SPECweb99-like files, signed by the provider as its gateway would,
         // each with a primary somewhere and a replica on the manager's node.
         SpecWebFileSet site = new SpecWebFileSet("www.hits.example", directories, 0.8, context.seed());
-        SigningKey provider = Agents.provider(context.seed(), "hit-latency");
         Map<String, Id> guids = new LinkedHashMap<>();
         progress.begin("placing " + site.files().size() + " documents", site.files().size());
         for (WebFile f : site.files()) {
