@@ -9,7 +9,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.riptide.proxy.cache.CacheLookup;
 import io.riptide.proxy.front.FrontInitializer;
 import io.riptide.proxy.upstream.UpstreamClient;
 import java.net.InetSocketAddress;

@@ -1,6 +1,8 @@
 /**
- * The browser-proxy agent: an HTTP/1.1 forward proxy ({@link io.riptide.proxy.ProxyServer}) that answers
- * cacheable requests through a {@link io.riptide.proxy.cache.CacheLookup} and everything else from the origin.
+ * The browser-proxy agent as run for real: an HTTP/1.1 forward proxy ({@link io.riptide.proxy.ProxyServer})
+ * that answers cacheable requests through a {@link io.riptide.proxy.CacheLookup} and everything else from the
+ * origin; {@link io.riptide.proxy.RiptideProxy} puts it together with the cache (protocol code in
+ * {@code proxy.cache}), which {@link io.riptide.proxy.OverlayCacheLookup} runs on an overlay client's loop.
  *
  * <p>Decisions worth knowing: each browser connection's requests are handled one at a time, so pipelined
  * responses go out in order without buffering any body (browsers open several connections instead);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.http.Headers;
 import io.riptide.core.testing.Await;
-import io.riptide.proxy.cache.CacheLookup;
 import io.riptide.proxy.cache.CacheStatus;
 import io.riptide.proxy.cache.LookupResult;
 import java.io.InputStream;

@@ -3,7 +3,6 @@ package io.riptide.proxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.riptide.proxy.cache.CacheLookup;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

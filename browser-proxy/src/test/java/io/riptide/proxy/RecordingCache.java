@@ -1,7 +1,6 @@
 package io.riptide.proxy;
 
 import io.riptide.core.http.Headers;
-import io.riptide.proxy.cache.CacheLookup;
 import io.riptide.proxy.cache.CacheStatus;
 import io.riptide.proxy.cache.LookupResult;
 import io.riptide.proxy.cache.ProxyRequest;

@@ -2,7 +2,7 @@ package io.riptide.proxy.front;
 
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
-import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.proxy.CacheLookup;
 import io.riptide.proxy.cache.Cacheability;
 import io.riptide.proxy.upstream.UpstreamClient;
 

@@ -7,7 +7,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.riptide.core.net.IdleCloser;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
-import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.proxy.CacheLookup;
 import io.riptide.proxy.upstream.UpstreamClient;
 
 /**

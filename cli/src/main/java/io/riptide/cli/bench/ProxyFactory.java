@@ -3,7 +3,7 @@ package io.riptide.cli.bench;
 import io.riptide.cli.demo.LoopbackRiptide;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyServer;
-import io.riptide.proxy.cache.CacheLookup;
+import io.riptide.proxy.CacheLookup;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.riptide.proxy.cache;
+package io.riptide.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,6 +26,10 @@ import io.riptide.gateway.GatewayConfig;
 import io.riptide.gateway.origin.OriginFetcher;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import io.riptide.gateway.origin.OriginTls;
+import io.riptide.proxy.cache.LookupResult;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import io.riptide.proxy.cache.ProxyCache;
+import io.riptide.proxy.cache.ProxyRequest;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

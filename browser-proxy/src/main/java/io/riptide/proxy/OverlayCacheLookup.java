@@ -1,4 +1,4 @@
-package io.riptide.proxy.cache;
+package io.riptide.proxy;
 
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.http.Headers;
@@ -6,6 +6,11 @@ import io.riptide.core.object.PushMode;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.stage.StageConfig;
 import io.riptide.dolr.client.OverlayClient;
+import io.riptide.proxy.cache.CacheFigures;
+import io.riptide.proxy.cache.LookupResult;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import io.riptide.proxy.cache.ProxyCache;
+import io.riptide.proxy.cache.ProxyRequest;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,10 @@
-package io.riptide.proxy.cache;
+package io.riptide.proxy;
 
 import io.riptide.core.http.Headers;
+import io.riptide.proxy.cache.CacheFigures;
+import io.riptide.proxy.cache.CacheStatus;
+import io.riptide.proxy.cache.LookupResult;
+import io.riptide.proxy.cache.ProxyRequest;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
