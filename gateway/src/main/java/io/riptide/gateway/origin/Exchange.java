@@ -109,6 +109,19 @@ final class Exchange {
             closeAndRelease(ch);
             return;
         }
+        if (!ch.isActive() || ch.pipeline().get(OriginConnections.COLLECTOR_BEFORE) == null) {
+            // The origin closed a kept connection between the pool's handing it out and this send (its
+            // pipeline may be torn down already): the same stale connection as a send that reads
+            // nothing back, so the same single retry on a fresh one.
+            closeAndRelease(ch);
+            if (reused && !retried) {
+                retried = true;
+                attempt();
+            } else {
+                result.completeExceptionally(Failures.truncated(url, false));
+            }
+            return;
+        }
         ResponseCollector collector = new ResponseCollector(url, method, clock, maxBodyBytes);
         collector.result().whenComplete((r, e) -> done(ch, collector, reused, r, e));
         ch.pipeline().addBefore(OriginConnections.COLLECTOR_BEFORE, COLLECTOR, collector);
