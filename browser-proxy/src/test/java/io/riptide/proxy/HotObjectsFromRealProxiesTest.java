@@ -140,16 +140,16 @@ class HotObjectsFromRealProxiesTest {
             for (OverlayServer seed : PLAIN) {
                 proxies.add(proxyNotThrough(gatewayNode, seed));
             }
-            List<String> answers = crowd(proxies, 2, 120, "/crowd");
+            Crowd crowd = crowd(proxies, 2, 120, "/crowd");
 
-            assertTrue(answers.stream().allMatch("riptide; hit"::equals), "every request a hit: " + distinct(answers));
+            assertTrue(crowd.answers().stream().allMatch("riptide; hit"::equals), "every request a hit: " + crowd.distinct());
             assertEquals(1, FETCHES.get("/crowd").get(), "the crowd never reached the origin");
             List<NodeHandle> extras = managerNode.call(n -> MANAGER[0].hotObjects().extraReplicas(guid)).get(5, TimeUnit.SECONDS);
             assertFalse(extras.isEmpty(), "the manager added replicas on its own");
-            List<NodeHandle> sources = proxies.stream().map(p -> p.accessNodes().get(0)).toList();
             for (NodeHandle extra : extras) {
-                assertTrue(sources.contains(extra), "an added replica is on an access node the load came through: " + extra
-                        + " not in " + sources);
+                assertTrue(crowd.accessNodes().contains(extra), "an added replica is on an access node the load came through: "
+                        + extra + " not in " + crowd.accessNodes());
+                assertFalse(extra.equals(gatewayNode.self()), "not where the copy already was");
                 assertServesItsOwnReads(extra, guid);
             }
         } finally {
@@ -162,15 +162,18 @@ class HotObjectsFromRealProxiesTest {
         Id guid = insert("/lab");
         try (RiptideProxy lab = proxyNotThrough(gatewayNode, PLAIN.get(0))) {
             long started = System.nanoTime();
-            List<String> answers = crowd(List.of(lab), 8, 60, "/lab");
+            Crowd crowd = crowd(List.of(lab), 8, 60, "/lab");
             double seconds = (System.nanoTime() - started) / 1e9;
 
-            assertTrue(answers.stream().allMatch("riptide; hit"::equals), "every request a hit: " + distinct(answers));
+            assertTrue(crowd.answers().stream().allMatch("riptide; hit"::equals), "every request a hit: " + crowd.distinct());
             assertEquals(1, FETCHES.get("/lab").get(), "the lab never reached the origin");
-            NodeHandle access = lab.accessNodes().get(0);
             List<NodeHandle> extras = managerNode.call(n -> MANAGER[0].hotObjects().extraReplicas(guid)).get(5, TimeUnit.SECONDS);
-            assertEquals(List.of(access), extras, "one replica, on the lab proxy's access node");
-            assertServesItsOwnReads(access, guid);
+            assertFalse(extras.isEmpty(), "the lab's load alone made the object hot");
+            for (NodeHandle extra : extras) {
+                assertTrue(crowd.accessNodes().contains(extra), "on the lab proxy's access node: " + extra + " not in "
+                        + crowd.accessNodes());
+                assertServesItsOwnReads(extra, guid);
+            }
             // Hits send no hints: the load reports alone showed the crowd, one per second at most for one object.
             assertEquals(0L, lab.inspect(c -> c.hints().missHints() + c.hints().latencyHints(), -1L));
             long reports = lab.inspect(c -> c.loadReports().reportsSent(), -1L);
@@ -206,10 +209,22 @@ class HotObjectsFromRealProxiesTest {
         throw new IllegalStateException("every proxy chose the gateway's node as its access node");
     }
 
-    /** {@code perProxy} users behind each proxy ask for {@code path} {@code requests} times each, 50 ms apart; their Cache-Status. */
-    private static List<String> crowd(List<RiptideProxy> proxies, int perProxy, int requests, String path) throws Exception {
+    /** What a crowd came to: each answer's Cache-Status, and every node that was a proxy's nearest access node meanwhile. */
+    private record Crowd(List<String> answers, java.util.Set<NodeHandle> accessNodes) {
+        List<String> distinct() {
+            return answers.stream().distinct().toList();
+        }
+    }
+
+    /**
+     * {@code perProxy} users behind each proxy ask for {@code path} {@code requests} times each, 50 ms apart.
+     * The nearest access node of each proxy, through which its reads and reports go, is sampled throughout:
+     * on loopback every node is about as near, and a fresh measurement may make another the nearest.
+     */
+    private static Crowd crowd(List<RiptideProxy> proxies, int perProxy, int requests, String path) throws Exception {
         ConcurrentLinkedQueue<String> answers = new ConcurrentLinkedQueue<>();
-        ExecutorService users = Executors.newFixedThreadPool(proxies.size() * perProxy);
+        java.util.Set<NodeHandle> nearest = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        ExecutorService users = Executors.newFixedThreadPool(proxies.size() * perProxy + 1);
         try {
             List<Future<?>> running = new ArrayList<>();
             for (RiptideProxy proxy : proxies) {
@@ -227,13 +242,22 @@ class HotObjectsFromRealProxiesTest {
                     }));
                 }
             }
+            Future<?> sampler = users.submit(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    proxies.forEach(p -> p.accessNodes().stream().findFirst().ifPresent(nearest::add));
+                    Thread.sleep(100);
+                }
+                return null;
+            });
             for (Future<?> f : running) {
                 f.get(120, TimeUnit.SECONDS);
             }
+            sampler.cancel(true);
+            proxies.forEach(p -> p.accessNodes().stream().findFirst().ifPresent(nearest::add));
         } finally {
             users.shutdownNow();
         }
-        return List.copyOf(answers);
+        return new Crowd(List.copyOf(answers), java.util.Set.copyOf(nearest));
     }
 
     /** The node at {@code holder} holds {@code guid} and answers reads there from its own copy. */
@@ -250,7 +274,4 @@ class HotObjectsFromRealProxiesTest {
         assertEquals(0, r.hops());
     }
 
-    private static List<String> distinct(List<String> answers) {
-        return answers.stream().distinct().toList();
-    }
 }
