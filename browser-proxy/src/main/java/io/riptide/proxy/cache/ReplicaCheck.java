@@ -1,6 +1,7 @@
 package io.riptide.proxy.cache;
 
 import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.crypto.VerifiedSignatures;
 import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Headers;
 import io.riptide.core.http.VariantKey;
@@ -23,6 +24,10 @@ import java.util.List;
  * verifies too. At a URL's base GUID a verified variant record names the request's variant to read
  * next. Storage nodes are untrusted: anything else is refused with its reason. Thread-safe (the stage
  * runs it on several threads); reads no clock, so freshness is judged on the loop afterwards.
+ *
+ * <p>The proxy reads the same versions of hot URLs again and again, so signatures it already verified
+ * are remembered ({@link VerifiedSignatures}): a repeat costs a SHA-256 of the signed bytes, not an
+ * Ed25519 verification. The body is still digested and compared on every read.
  */
 final class ReplicaCheck {
     /** What the bytes came to. */
@@ -33,8 +38,11 @@ final class ReplicaCheck {
     record Copy(CachedCopy copy, boolean heartbeatValid) implements Checked {
     }
 
-    /** A verified variant record: the request's variant is {@code variant}, at {@code guid}. */
-    record Record(Id guid, VariantKey variant) implements Checked {
+    /**
+     * A verified variant record: the request's variant is {@code variant}, at {@code guid}; the record
+     * is {@code version}, naming variants by {@code varyFields} (what the memory tier keeps of it).
+     */
+    record Record(Id guid, VariantKey variant, long version, List<String> varyFields) implements Checked {
     }
 
     /** A genuine copy whose own {@code Vary} does not select it for this request (RFC 9111 §4.1). */
@@ -45,13 +53,19 @@ final class ReplicaCheck {
     record Refused(RejectReason reason, String message) implements Checked {
     }
 
+    private final VerifiedSignatures signatures = new VerifiedSignatures();
     private final ObjectVerifier verifier;
     private final int maxBodyBytes;
 
     ReplicaCheck(List<PublicKey> providers, int maxBodyBytes) {
         this.verifier = new ObjectVerifier(java.util.Set.copyOf(providers), new VersionFloor(VersionFloor.DEFAULT_CAPACITY),
-                maxBodyBytes);
+                maxBodyBytes, signatures);
         this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /** The memo of signatures this check has verified, for its hit and full-verification counts. */
+    VerifiedSignatures signatures() {
+        return signatures;
     }
 
     /**
@@ -97,6 +111,7 @@ final class ReplicaCheck {
         // A record never names "*" (its constructor refuses it), so every request has a key.
         VariantKey variant = Variants.key(record.varyFields(), request).orElseThrow();
         // The record's own provider names the variant: a record vouches only for its signer's copies.
-        return new Record(ObjectNames.objectGuid(provider, url.value(), variant.toString()), variant);
+        return new Record(ObjectNames.objectGuid(provider, url.value(), variant.toString()), variant, record.version(),
+                record.varyFields());
     }
 }

@@ -8,6 +8,7 @@ import static io.riptide.core.object.RejectReason.UNTRUSTED_PROVIDER;
 import static io.riptide.core.object.RejectReason.WRONG_GUID;
 
 import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.crypto.VerifiedSignatures;
 import io.riptide.core.id.Id;
 import java.security.MessageDigest;
 import java.util.Optional;
@@ -19,17 +20,38 @@ import java.util.Set;
  * already seen certified current (the {@link VersionFloor}, which every accepted object or
  * heartbeat raises). Cheap checks run before the signature and the body digest, so junk costs
  * little. Reads no clock: freshness is judged elsewhere from the certified times.
+ *
+ * <p>Given a {@link VerifiedSignatures} memo, a signature this process already verified (the same
+ * certificate, heartbeat or variant record, byte for byte) is not verified again; everything else,
+ * the body digest included, is checked on every call.
  */
 public final class ObjectVerifier {
     private final Set<PublicKey> trustedProviders;
     private final VersionFloor floor;
     private final int maxBodyBytes;
+    // Null for none: every signature is then verified in full, as before the memo existed.
+    private final VerifiedSignatures signatures;
 
     /**
      * A verifier trusting {@code trustedProviders}, keeping its floors in {@code floor} (which may be
      * shared with other verifiers of the same node), and decoding bodies up to {@code maxBodyBytes}.
+     * Every signature is verified in full.
      */
     public ObjectVerifier(Set<PublicKey> trustedProviders, VersionFloor floor, int maxBodyBytes) {
+        this(trustedProviders, floor, maxBodyBytes, Optional.empty());
+    }
+
+    /**
+     * As {@link #ObjectVerifier(Set, VersionFloor, int)}, but consulting and filling {@code signatures}
+     * (which may be shared too), so that a signature already verified is not verified again.
+     */
+    public ObjectVerifier(Set<PublicKey> trustedProviders, VersionFloor floor, int maxBodyBytes,
+                          VerifiedSignatures signatures) {
+        this(trustedProviders, floor, maxBodyBytes, Optional.of(signatures));
+    }
+
+    private ObjectVerifier(Set<PublicKey> trustedProviders, VersionFloor floor, int maxBodyBytes,
+                           Optional<VerifiedSignatures> signatures) {
         if (trustedProviders.isEmpty()) {
             throw new IllegalArgumentException("a verifier needs at least one trusted provider");
         }
@@ -39,6 +61,7 @@ public final class ObjectVerifier {
         this.trustedProviders = Set.copyOf(trustedProviders);
         this.floor = floor;
         this.maxBodyBytes = maxBodyBytes;
+        this.signatures = signatures.orElse(null);
     }
 
     /** A verifier with the default body limit, {@link WebObject#DEFAULT_MAX_BODY_BYTES}. */
@@ -109,7 +132,7 @@ public final class ObjectVerifier {
         if (heartbeat.version() < seen) {
             return Verification.rejected(STALE_VERSION, what + " is older than version " + seen + " already certified");
         }
-        if (!heartbeat.signatureValid()) {
+        if (!signedBy(heartbeat.provider(), heartbeat.signedBytes(), heartbeat.signature())) {
             return Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature");
         }
         floor.raise(heartbeat.guid(), heartbeat.version());
@@ -144,7 +167,7 @@ public final class ObjectVerifier {
         if (record.version() < seen) {
             return Verification.rejected(STALE_VERSION, what + " is older than version " + seen + " already certified");
         }
-        if (!record.signatureValid()) {
+        if (!signedBy(record.provider(), record.signedBytes(), record.signature())) {
             return Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature");
         }
         floor.raise(record.guid(), record.version());
@@ -171,10 +194,21 @@ public final class ObjectVerifier {
             return Optional.of(Verification.rejected(STALE_VERSION, what + " is older than version " + seen
                     + " already certified"));
         }
-        if (!certificate.signatureValid()) {
+        if (!signedBy(certificate.provider(), certificate.signedBytes(), certificate.signature())) {
             return Optional.of(Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature"));
         }
         return Optional.empty();
+    }
+
+    // What each statement's signatureValid() answers, through the memo if there is one.
+    private boolean signedBy(PublicKey provider, byte[] signedBytes, byte[] signature) {
+        return signatures == null ? provider.verify(signedBytes, signature)
+                : signatures.verify(provider, signedBytes, signature);
+    }
+
+    /** The memo of verified signatures this verifier consults, if it was given one. */
+    public Optional<VerifiedSignatures> signatures() {
+        return Optional.ofNullable(signatures);
     }
 
     private static String describe(ObjectCertificate certificate) {
