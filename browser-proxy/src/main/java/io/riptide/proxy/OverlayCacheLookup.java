@@ -8,6 +8,8 @@ import io.riptide.core.stage.StageConfig;
 import io.riptide.dolr.client.OverlayClient;
 import io.riptide.proxy.cache.CacheFigures;
 import io.riptide.proxy.cache.LookupResult;
+import io.riptide.proxy.cache.MemoryCopies;
+import io.riptide.proxy.cache.MemoryHits;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import io.riptide.proxy.cache.ProxyCache;
 import io.riptide.proxy.cache.ProxyRequest;
@@ -18,14 +20,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@link ProxyCache} as the Netty front sees it: each call hops onto the cache's loop (the
- * overlay client's), where all of the cache's state lives, and the answer comes back as a future.
- * This adapter and the runtime are all that is real-only about the proxy's cache.
+ * The {@link ProxyCache} as the Netty front sees it: a fresh copy in the memory tier is answered on
+ * the caller's thread ({@link MemoryHits}), with no hop; every other lookup hops onto the cache's loop
+ * (the overlay client's), where the rest of the cache's state lives, and the answer comes back as a
+ * future. This adapter and the runtime are all that is real-only about the proxy's cache.
  */
-public final class OverlayCacheLookup implements CacheLookup {
+public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     private final Env env;
     private final ProxyCache cache;
     private final Clock clock;
+    /** The memory tier this lookup made and closes, or null. */
+    private final MemoryCopies memory;
+    private final MemoryHits memoryHits;
 
     /**
      * The stage an overlay client must be started with ({@link OverlayClient.Options#withStages}) for a
@@ -40,20 +46,29 @@ public final class OverlayCacheLookup implements CacheLookup {
      * {@code providers}, primary first, and dating by {@code clock}; its load reports start at once.
      */
     public static OverlayCacheLookup start(OverlayClient client, List<PublicKey> providers, OverlayCacheConfig config, Clock clock) {
-        ProxyCache cache = new ProxyCache(client.env(), client.access(), providers, config, PushMode.NONE);
+        MemoryCopies memory = config.memoryBytes() > 0 ? new MemoryCopies(config.memoryBytes()) : null;
+        ProxyCache cache = new ProxyCache(client.env(), client.access(), providers, config, PushMode.NONE, memory);
         client.env().execute(cache::start);
-        return new OverlayCacheLookup(client.env(), cache, clock);
+        return new OverlayCacheLookup(client.env(), cache, clock, memory);
     }
 
-    /** {@code cache} running on {@code env}'s loop, which dates by {@code clock}. */
-    public OverlayCacheLookup(Env env, ProxyCache cache, Clock clock) {
+    /** {@code cache} running on {@code env}'s loop, which dates by {@code clock}; {@code memory} (or null) is closed with this. */
+    public OverlayCacheLookup(Env env, ProxyCache cache, Clock clock, MemoryCopies memory) {
         this.env = env;
         this.cache = cache;
         this.clock = clock;
+        this.memory = memory;
+        this.memoryHits = cache.memoryHits();
     }
 
     @Override
     public CompletableFuture<LookupResult> lookup(ProxyRequest request) {
+        if (memoryHits != null) {
+            LookupResult kept = memoryHits.lookup(request);
+            if (kept != null) {
+                return CompletableFuture.completedFuture(kept);
+            }
+        }
         CompletableFuture<LookupResult> f = new CompletableFuture<>();
         env.execute(() -> {
             try {
@@ -89,5 +104,13 @@ public final class OverlayCacheLookup implements CacheLookup {
     @Override
     public Clock clock() {
         return clock;
+    }
+
+    /** Releases the memory tier's buffers (bodies still being written keep theirs until sent). */
+    @Override
+    public void close() {
+        if (memory != null) {
+            memory.close();
+        }
     }
 }

@@ -40,6 +40,8 @@ import picocli.CommandLine.TypeConversionException;
 public final class ProxyMain implements Callable<Integer> {
     // Longer, and every page behind a dead access node would hang for it before the origin is asked.
     private static final Duration MAX_READ_DEADLINE = Duration.ofMinutes(1);
+    /** The most memory the tier may take: 1 TB would be a typo, not a proxy. */
+    private static final long MAX_MEMORY_MB = 1024L * 1024;
 
     @Spec
     private CommandSpec spec;
@@ -73,6 +75,11 @@ public final class ProxyMain implements Callable<Integer> {
                 + "is dropped, as 500ms, 3s, ... (default: ${DEFAULT-VALUE}).")
     private Duration readDeadline;
 
+    @Option(names = "--memory-mb", paramLabel = "MB", defaultValue = "256",
+            description = "Verified copies kept in this process, in MB, bodies off the Java heap: a hot URL is then "
+                + "answered without an overlay read; 0 turns the memory tier off (default: ${DEFAULT-VALUE}).")
+    private long memoryMb;
+
     @Option(names = "--allow-from", paramLabel = "CIDR", converter = CidrText.class,
             description = "A client network the proxy serves, as 10.0.0.0/8, 2001:db8::/32 or one address; repeatable. Clients "
                 + "elsewhere get 403, the PAC file and status pages included (default: 127.0.0.0/8 and ::1, this machine only).")
@@ -103,6 +110,9 @@ public final class ProxyMain implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--read-deadline must be between 1ms and 1m, got "
                     + DurationText.format(readDeadline));
         }
+        if (memoryMb < 0 || memoryMb > MAX_MEMORY_MB) {
+            throw new ParameterException(spec.commandLine(), "--memory-mb must be between 0 and " + MAX_MEMORY_MB + ", got " + memoryMb);
+        }
         List<NodeAddress> seedAddresses = new ArrayList<>();
         for (String s : seeds) {
             try {
@@ -129,8 +139,8 @@ public final class ProxyMain implements Callable<Integer> {
             trusted.add(found.provider());
         }
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
-        cacheConfig = new OverlayCacheConfig(ttl, cacheConfig.slowHit(), cacheConfig.hintInterval(), cacheConfig.maxBodyBytes(),
-                cacheConfig.verifyQueue(), readDeadline);
+        cacheConfig = cacheConfig.withTtl(ttl).withReadDeadline(readDeadline)
+                .withMemory(memoryMb * 1024 * 1024, cacheConfig.memoryRecheck());
         ProxyConfig config = proxyConfig();
         // While listening, announced seeds come through feed() (and go when withdrawn), and the client
         // listens on the mDNS interface, where nodes found later will answer it.

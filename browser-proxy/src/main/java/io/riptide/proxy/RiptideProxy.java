@@ -181,5 +181,8 @@ public final class RiptideProxy implements AutoCloseable {
         if (client != null) {
             client.close();
         }
+        if (cache != null) {
+            cache.close(); // after the loops that use its memory tier are stopped
+        }
     }
 }

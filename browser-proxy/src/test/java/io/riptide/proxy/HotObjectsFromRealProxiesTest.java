@@ -64,8 +64,13 @@ class HotObjectsFromRealProxiesTest {
     private static final DolrConfig FAST = DolrConfig.defaults().withMaintenance(Duration.ofMillis(500), Duration.ofSeconds(2),
             Duration.ofSeconds(3), Duration.ofSeconds(2));
     private static final SigningKey PROVIDER = SigningKey.generate(new SecureRandom());
-    /** Hits are never "slow" here, so no latency hint can stand in for the load reports. */
-    private static final OverlayCacheConfig PROXY = OverlayCacheConfig.defaults().withSlowHit(Duration.ofSeconds(30));
+    /**
+     * Hits are never "slow" here, so no latency hint can stand in for the load reports; and every hit is
+     * an overlay read (no memory tier), since the crowd this test makes is the overlay's load: memory
+     * hits cost the overlay nothing and are not reported.
+     */
+    private static final OverlayCacheConfig PROXY = OverlayCacheConfig.defaults().withSlowHit(Duration.ofSeconds(30))
+            .withMemory(0, OverlayCacheConfig.DEFAULT_MEMORY_RECHECK);
 
     private static TestOrigin origin;
     /** Fetches of each path the origin answered. */

@@ -37,8 +37,9 @@ class LatencyHintTest {
                         manager[0] = new RecordingManager<>(n, ObjectNames.cacheManagerGuid(provider), LatencyHint.class))) {
             Id guid = overlay.store(origin.url("/page"), "from the overlay");
             OverlayCacheConfig defaults = OverlayCacheConfig.defaults();
+            // Overlay reads each time (no memory tier): a memory hit is never slow, and never hinted.
             OverlayCacheConfig config = new OverlayCacheConfig(defaults.ttl(), SLOW_HIT, defaults.hintInterval(),
-                    defaults.maxBodyBytes(), defaults.verifyQueue());
+                    defaults.maxBodyBytes(), defaults.verifyQueue()).withMemory(0, defaults.memoryRecheck());
             try (RiptideProxy proxy = overlay.proxy(config)) {
                 HttpClient client = HttpClient.newBuilder().proxy(ProxySelector.of(proxy.server().address())).build();
                 HttpRequest get = HttpRequest.newBuilder(URI.create(origin.url("/page"))).timeout(Duration.ofSeconds(20)).build();

@@ -67,6 +67,25 @@ final class OneNodeOverlay implements AutoCloseable {
         return guid;
     }
 
+    /**
+     * Stores version {@code version} of {@code url}, fresh for ten minutes, certified for {@code certified}
+     * but carrying {@code served} (the same for a genuine copy, another body for a tampered one), as a
+     * pushed update would leave it on the node.
+     */
+    Id storeVersion(String url, long version, String certified, String served) throws Exception {
+        String canonical = CanonicalUrl.of(url).value();
+        Id guid = ObjectNames.objectGuid(provider.publicKey(), canonical, "");
+        Headers headers = Headers.of("Cache-Control", "max-age=600", "Content-Type", "text/plain");
+        long now = System.currentTimeMillis();
+        StoredResponse genuine = new StoredResponse(200, "OK", headers, certified.getBytes(StandardCharsets.UTF_8));
+        ObjectCertificate cert = ObjectCertificate.sign(provider, canonical, "", version, genuine, now, now, 600);
+        StoredResponse carried = new StoredResponse(200, "OK", headers, served.getBytes(StandardCharsets.UTF_8));
+        if (!node.storeReplica(guid, new CachedCopy(new WebObject(cert, carried), Optional.empty()).toBytes()).get(5, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the node refused version " + version + " of " + url);
+        }
+        return guid;
+    }
+
     /** The browser proxy on a free port, reading through this node and trusting its provider; attached before it returns. */
     RiptideProxy proxy(OverlayCacheConfig config) throws InterruptedException {
         return proxy(config, Clock.systemUTC());

@@ -16,9 +16,14 @@ import java.util.Map;
  * @param latencyHints     latency hints sent (hits slower than the threshold)
  * @param loadReports      load reports sent
  * @param requestsReported the requests those reports counted
+ * @param memory           the memory tier's figures, or null without one
+ * @param memoryRefreshes  background overlay reads that kept memory copies current (not counted in lookups)
+ * @param signaturesFull   Ed25519 verifications done in full (certificates, heartbeats, variant records)
+ * @param signaturesMemo   signatures found already verified (a version this proxy checked before): no Ed25519
  */
 public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
-        long staleHints, long latencyHints, long loadReports, long requestsReported) {
+        long staleHints, long latencyHints, long loadReports, long requestsReported, MemoryFigures memory,
+        long memoryRefreshes, long signaturesFull, long signaturesMemo) {
     public CacheFigures {
         refused = Map.copyOf(refused);
     }

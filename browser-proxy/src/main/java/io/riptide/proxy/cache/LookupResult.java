@@ -1,5 +1,7 @@
 package io.riptide.proxy.cache;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
@@ -32,8 +34,20 @@ public record LookupResult(Kind kind, CacheStatus status, Answer answer, Stored 
      * A response from the cache.
      *
      * @param headers as stored, with {@code Age}; the front adds {@code Cache-Status}
+     * @param body    the body, of which whoever receives the answer owns one reference: writing it to a
+     *                channel releases it, and an answer not served must be {@link #release released}. A
+     *                memory hit's body is a retained slice of the tier's off-heap buffer (no copy per hit).
      */
-    public record Answer(int status, String reason, Headers headers, byte[] body) {
+    public record Answer(int status, String reason, Headers headers, ByteBuf body) {
+        /** An answer with a body on the heap (nothing to release). */
+        public Answer(int status, String reason, Headers headers, byte[] body) {
+            this(status, reason, headers, Unpooled.wrappedBuffer(body));
+        }
+
+        /** Gives the body back, for an answer that will not be served. */
+        public void release() {
+            body.release();
+        }
     }
 
     /**
@@ -75,6 +89,18 @@ public record LookupResult(Kind kind, CacheStatus status, Answer answer, Stored 
     /** No usable copy: the origin answers. */
     public static LookupResult forward(CacheStatus status) {
         return new LookupResult(Kind.FORWARD, status, null, null, null);
+    }
+
+    /** This result with {@code newStatus} as its Cache-Status. */
+    public LookupResult withStatus(CacheStatus newStatus) {
+        return new LookupResult(kind, newStatus, answer, stored, found);
+    }
+
+    /** Gives an answer's body back, for a result that will not be served; nothing for the other kinds. */
+    public void release() {
+        if (answer != null) {
+            answer.release();
+        }
     }
 
     /** Whether the front answers from the cache. */

@@ -13,9 +13,12 @@ import java.time.Duration;
  * @param readDeadline    how long a read may wait for its access node before the origin is used (and that node dropped)
  * @param loadReportEvery how often the requests per object since the last report go to the nearest cache manager
  * @param maxLoadReports  most objects reported per period (the most requested); 0 sends none
+ * @param memoryBytes     the proxy's own memory tier of verified copies, in bytes (bodies off the heap); 0 turns it off
+ * @param memoryRecheck   a copy served from memory is re-read through the overlay in the background once it was last
+ *                        confirmed longer ago than this, so a pushed update or heartbeat reaches the proxy within it
  */
 public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterval, int maxBodyBytes, int verifyQueue,
-        Duration readDeadline, Duration loadReportEvery, int maxLoadReports) {
+        Duration readDeadline, Duration loadReportEvery, int maxLoadReports, long memoryBytes, Duration memoryRecheck) {
     /** The read deadline unless one is given: long enough for a far replica, short enough that a dead node is not a hang. */
     public static final Duration DEFAULT_READ_DEADLINE = Duration.ofSeconds(3);
     /**
@@ -25,6 +28,18 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
     public static final Duration DEFAULT_LOAD_REPORT_EVERY = Duration.ofSeconds(1);
     /** The objects reported per period: a crowd is a few objects; the long tail is left to hints. */
     public static final int DEFAULT_MAX_LOAD_REPORTS = 16;
+    /**
+     * The memory tier unless one is given: Squid's default {@code cache_mem}, 256 MB. It holds the few
+     * thousand objects a person's browsing revisits, and costs a laptop little since the bodies sit off
+     * the heap; a lab's shared proxy gives it more with {@code --memory-mb}.
+     */
+    public static final long DEFAULT_MEMORY_BYTES = 256L * 1024 * 1024;
+    /**
+     * How stale a memory copy may be relative to the overlay: one background read per hot URL per
+     * second costs the overlay nothing next to the requests it saves, and bounds how long a pushed
+     * update or a heartbeat takes to reach the user.
+     */
+    public static final Duration DEFAULT_MEMORY_RECHECK = Duration.ofSeconds(1);
 
     public OverlayCacheConfig {
         if (readDeadline == null || readDeadline.isNegative() || readDeadline.isZero()) {
@@ -34,6 +49,17 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
             throw new IllegalArgumentException("load reports need a positive period and a non-negative count, not "
                     + loadReportEvery + " and " + maxLoadReports);
         }
+        if (memoryBytes < 0 || memoryRecheck == null || memoryRecheck.isNegative() || memoryRecheck.isZero()) {
+            throw new IllegalArgumentException("the memory tier needs a non-negative size and a positive recheck, not "
+                    + memoryBytes + " bytes and " + memoryRecheck);
+        }
+    }
+
+    /** As above with the default memory tier. */
+    public OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterval, int maxBodyBytes, int verifyQueue,
+                              Duration readDeadline, Duration loadReportEvery, int maxLoadReports) {
+        this(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery, maxLoadReports,
+                DEFAULT_MEMORY_BYTES, DEFAULT_MEMORY_RECHECK);
     }
 
     /** As above with the default load reports. */
@@ -55,23 +81,30 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
     /** This configuration with reads waiting at most {@code deadline} for their access node. */
     public OverlayCacheConfig withReadDeadline(Duration deadline) {
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, deadline, loadReportEvery,
-                maxLoadReports);
+                maxLoadReports, memoryBytes, memoryRecheck);
     }
 
     /** This configuration with at most {@code max} load reports every {@code every} (0: none). */
     public OverlayCacheConfig withLoadReports(Duration every, int max) {
-        return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, every, max);
+        return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, every, max, memoryBytes,
+                memoryRecheck);
     }
 
     /** This configuration with a hop budget of {@code hops} per read. */
     public OverlayCacheConfig withTtl(int hops) {
         return new OverlayCacheConfig(hops, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports);
+                maxLoadReports, memoryBytes, memoryRecheck);
     }
 
     /** This configuration with a hit slower than {@code threshold} hinted. */
     public OverlayCacheConfig withSlowHit(Duration threshold) {
         return new OverlayCacheConfig(ttl, threshold, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports);
+                maxLoadReports, memoryBytes, memoryRecheck);
+    }
+
+    /** This configuration with a memory tier of {@code bytes} (0: none) whose copies are re-read after {@code recheck}. */
+    public OverlayCacheConfig withMemory(long bytes, Duration recheck) {
+        return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
+                maxLoadReports, bytes, recheck);
     }
 }

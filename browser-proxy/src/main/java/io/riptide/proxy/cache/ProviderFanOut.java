@@ -34,6 +34,7 @@ final class ProviderFanOut {
                 each[slot] = r;
                 left[0]--;
                 if (decided[0]) {
+                    r.release(); // a later provider's answer: the winner is out already
                     return;
                 }
                 if (r.foundCopy()) {
@@ -48,11 +49,18 @@ final class ProviderFanOut {
     }
 
     private static LookupResult noCopy(LookupResult[] each) {
+        LookupResult chosen = each[0];
         for (LookupResult r : each) {
             if (r.served()) {
-                return r; // an only-if-cached 504: some provider's copy would have needed validating
+                chosen = r; // an only-if-cached 504: some provider's copy would have needed validating
+                break;
             }
         }
-        return each[0];
+        for (LookupResult r : each) {
+            if (r != chosen) {
+                r.release();
+            }
+        }
+        return chosen;
     }
 }

@@ -1,5 +1,6 @@
 package io.riptide.proxy.cache;
 
+import io.netty.buffer.Unpooled;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Headers;
@@ -53,16 +54,29 @@ public final class ProxyCache {
     private final CopyJudge judge;
     private final Hints hints;
     private final LoadReports load;
+    /** The proxy's own memory tier, or null: the simulator's proxies, and {@code --memory-mb 0}. */
+    private final MemoryCopies memory;
+    private final MemoryHits memoryHits;
     private final Map<RejectReason, Long> refused = new EnumMap<>(RejectReason.class);
     private long lookups;
     private long hits;
     private long overloaded;
+    private long refreshes;
 
     /**
      * A cache reading {@code overlay} on {@code env}'s loop, trusting {@code providers} (the first is the
      * primary), serving URLs in {@code pushMode} while their newest heartbeat or update is recent enough.
      */
     public ProxyCache(Env env, OverlayAccess overlay, List<PublicKey> providers, OverlayCacheConfig config, PushMode pushMode) {
+        this(env, overlay, providers, config, pushMode, null);
+    }
+
+    /**
+     * As above, keeping the copies it verifies in {@code memory} (null: none) and answering from there
+     * first through {@link #memoryHits()}; the cache does not close it.
+     */
+    public ProxyCache(Env env, OverlayAccess overlay, List<PublicKey> providers, OverlayCacheConfig config, PushMode pushMode,
+                      MemoryCopies memory) {
         if (providers.isEmpty() || providers.stream().distinct().count() != providers.size()) {
             throw new IllegalArgumentException("the proxy needs one or more distinct trusted providers, not " + providers);
         }
@@ -76,6 +90,14 @@ public final class ProxyCache {
         this.hints = new Hints(env, overlay, primary, config.ttl(), config.hintInterval());
         this.load = new LoadReports(env, overlay, ObjectNames.cacheManagerGuid(primary), config.loadReportEvery(),
                 config.maxLoadReports(), LoadReports.MAX_TALLIED, config.ttl());
+        this.memory = memory;
+        this.memoryHits = memory == null ? null : new MemoryHits(env, this.providers, memory, judge, config.memoryRecheck(),
+                request -> env.execute(() -> refresh(request)));
+    }
+
+    /** The memory tier's answers, usable from any thread; null when there is no memory tier. */
+    public MemoryHits memoryHits() {
+        return memoryHits;
     }
 
     /** Starts the periodic load reports. */
@@ -94,6 +116,19 @@ public final class ProxyCache {
      */
     public void lookup(ProxyRequest request, Consumer<LookupResult> done) {
         lookups++;
+        lookup(request, false, done);
+    }
+
+    /**
+     * A background read for the memory tier ({@link MemoryHits}): what it verifies renews or replaces
+     * the kept copy; nobody waits for it, and it is neither counted as a lookup nor hinted.
+     */
+    private void refresh(ProxyRequest request) {
+        refreshes++;
+        lookup(request, true, LookupResult::release);
+    }
+
+    private void lookup(ProxyRequest request, boolean refresh, Consumer<LookupResult> done) {
         CanonicalUrl url;
         try {
             url = CanonicalUrl.of(request.url().toString());
@@ -104,9 +139,31 @@ public final class ProxyCache {
         long start = env.nowNanos();
         ProviderFanOut.first(providers, (key, each) -> read(key, request, url, ObjectNames.objectGuid(key, url.value(), ""),
                 VariantKey.NONE, config.readDeadline().toNanos(), start, each), result -> {
-                    looked(request, url, result, env.nowNanos() - start);
-                    done.accept(result);
+                    if (refresh) {
+                        done.accept(result);
+                        return;
+                    }
+                    LookupResult answer = orFromMemory(request, result);
+                    looked(request, url, answer, env.nowNanos() - start);
+                    done.accept(answer);
                 });
+    }
+
+    /**
+     * The overlay's result, or, when it found no copy for the request, the memory tier's: a kept
+     * copy that is now stale is revalidated with the origin instead of fetched whole, and one the
+     * request's own directives allow is served.
+     */
+    private LookupResult orFromMemory(ProxyRequest request, LookupResult result) {
+        if (memoryHits == null || result.foundCopy()) {
+            return result;
+        }
+        LookupResult kept = memoryHits.judged(request);
+        if (kept == null) {
+            return result;
+        }
+        result.release();
+        return kept.status().detail() == null ? kept.withStatus(kept.status().withDetail("memory")) : kept;
     }
 
     /** What a lookup's result tells the managers at once: a slow hit, a copy served stale, or load. */
@@ -170,11 +227,19 @@ public final class ProxyCache {
         } else if (checked instanceof ReplicaCheck.Mismatch) {
             done.accept(LookupResult.forward(CacheStatus.forward("miss", "variant-mismatch")));
         } else if (checked instanceof ReplicaCheck.Record r) {
+            if (memory != null) {
+                memory.putNames(guid, r.version(), r.varyFields());
+            }
             read(key, request, url, r.guid(), r.variant(), config.readDeadline().toNanos() - (env.nowNanos() - start), start, done);
         } else if (checked instanceof ReplicaCheck.Copy c) {
-            LookupResult.Found found = new LookupResult.Found(guid, key.equals(primary), c.copy().object().certificate().version(),
-                    false, reply.replica(), reply.hops());
-            done.accept(judge.judge(c.copy(), c.heartbeatValid(), url.value(), request.headers(),
+            long version = c.copy().object().certificate().version();
+            LookupResult.Found found = new LookupResult.Found(guid, key.equals(primary), version, false, reply.replica(), reply.hops());
+            VerifiedCopy view = VerifiedCopy.of(c.copy(), c.heartbeatValid());
+            byte[] body = c.copy().object().response().body();
+            if (memory != null) {
+                memory.putCopy(guid, key.equals(primary), version, view, body, env.nowNanos());
+            }
+            done.accept(judge.judge(view, Unpooled.wrappedBuffer(body), url.value(), request.headers(),
                     Instant.ofEpochMilli(env.wallClockMillis()), found));
         }
     }
@@ -259,8 +324,12 @@ public final class ProxyCache {
 
     /** A snapshot of what this cache has counted. */
     public CacheFigures figures() {
-        return new CacheFigures(lookups, hits, refused, overloaded, hints.missHints(), hints.staleHints(), hints.latencyHints(),
-                load.reportsSent(), load.requestsReported());
+        // A memory hit is a lookup and a hit that never reached this loop.
+        MemoryFigures kept = memory == null ? null : memory.figures();
+        long memoryHitCount = kept == null ? 0 : kept.hits();
+        return new CacheFigures(lookups + memoryHitCount, hits + memoryHitCount, refused, overloaded, hints.missHints(), hints.staleHints(), hints.latencyHints(),
+                load.reportsSent(), load.requestsReported(), kept, refreshes, check.signatures().fullVerifications(),
+                check.signatures().hits());
     }
 
     /** The hints sent so far. */

@@ -1,5 +1,6 @@
 package io.riptide.proxy.front;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -135,6 +136,9 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
 
     private void looked(LookupResult result, Throwable error) {
         if (clientGone) {
+            if (result != null) {
+                result.release();
+            }
             return;
         }
         if (error != null || result == null) {
@@ -151,20 +155,28 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         }
     }
 
-    /** Answers from the cache: {@code headers} as stored (hop-by-hop fields dropped), {@code body}, and {@code status}. */
-    private void serve(int code, String reason, Headers headers, byte[] body, CacheStatus status) {
-        byte[] content = body == null ? new byte[0] : body;
+    /**
+     * Answers from the cache: {@code headers} as stored (hop-by-hop fields dropped), {@code body} (whose
+     * reference this takes: a memory hit's is a slice of the tier's buffer, written without a copy), and
+     * {@code status}.
+     */
+    private void serve(int code, String reason, Headers headers, ByteBuf body, CacheStatus status) {
+        int length = body.readableBytes();
         HttpResponseStatus line = reason == null ? HttpResponseStatus.valueOf(code) : new HttpResponseStatus(code, reason);
         // HEAD gets the length of the body it would have had, and no body.
-        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, line,
-                headRequest ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(content));
+        ByteBuf content = body;
+        if (headRequest) {
+            body.release();
+            content = Unpooled.EMPTY_BUFFER;
+        }
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, line, content);
         HttpHeaders h = r.headers();
         for (Headers.Field f : headers.fields()) {
             h.add(f.name(), f.value());
         }
         HopByHop.strip(h);
         h.remove(HttpHeaderNames.TRANSFER_ENCODING);
-        h.setInt(HttpHeaderNames.CONTENT_LENGTH, content.length);
+        h.setInt(HttpHeaderNames.CONTENT_LENGTH, length);
         HopByHop.addVia(h, HttpVersion.HTTP_1_1, context.config().via());
         // Added to any the copy carries from caches before it (RFC 9211: the nearest to the user comes last).
         h.add(CACHE_STATUS, status.render(context.config().via()));
@@ -198,7 +210,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         CacheStatus answered = cacheStatus.withFwdStatus(originStatus);
         if (held == Revalidation.Verdict.NOT_MODIFIED) {
             Headers freshened = revalidation.freshened();
-            serve(stored.status(), stored.reason(), freshened, stored.body(), answered);
+            serve(stored.status(), stored.reason(), freshened, Unpooled.wrappedBuffer(stored.body()), answered);
             hintCache(304, freshened);
             return;
         }
@@ -216,7 +228,8 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     /** The origin could not validate the copy, which allows stale-if-error: serve it stale, with its current age. */
     private void serveStale(CacheStatus status) {
         LookupResult.Stored stored = revalidation.stored();
-        serve(stored.status(), stored.reason(), revalidation.staleHeaders(), stored.body(), status.withDetail("stale-if-error"));
+        serve(stored.status(), stored.reason(), revalidation.staleHeaders(), Unpooled.wrappedBuffer(stored.body()),
+                status.withDetail("stale-if-error"));
     }
 
     /**

@@ -7,6 +7,7 @@ import io.riptide.proxy.Cidr;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
 import io.riptide.proxy.cache.CacheFigures;
+import io.riptide.proxy.cache.MemoryFigures;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +18,8 @@ import java.util.stream.Collectors;
 /**
  * The proxy's figures, from which its status page, {@code /status.json} and {@code /metrics} are all
  * rendered: requests by result, tunnels, refused clients, latency percentiles, the access nodes in
- * use, and what the overlay cache counted (refused replicas, hints and load reports sent).
+ * use, what the overlay cache counted (refused replicas, hints and load reports sent) and the memory
+ * tier's size, hit ratio and evictions.
  */
 public final class ProxyReport {
     /** The status page's title. */
@@ -55,9 +57,18 @@ public final class ProxyReport {
                         List.of("lookups", Long.toString(c.lookups())),
                         List.of("hits (verified copies)", Long.toString(c.hits())),
                         List.of("replicas refused", c.refusedTotal() + (c.refused().isEmpty() ? "" : " " + c.refused())),
+                        List.of("signatures verified in full / known already", c.signaturesFull() + " / " + c.signaturesMemo()),
                         List.of("to the origin: verify stage full", Long.toString(c.overloaded())),
                         List.of("miss / stale / latency hints", c.missHints() + " / " + c.staleHints() + " / " + c.latencyHints()),
                         List.of("load reports (requests counted)", c.loadReports() + " (" + c.requestsReported() + ")"))));
+        cache.map(CacheFigures::memory).ifPresent(m -> b.table("Memory tier",
+                "verified copies kept in this process (bodies off the heap), answered without an overlay read",
+                List.of("figure", "value"), List.of(
+                        List.of("size", mb(m.bytes()) + " of " + mb(m.maxBytes()) + " (" + m.entries() + " entries)"),
+                        List.of("hits / misses", m.hits() + " / " + m.misses()
+                                + String.format(Locale.ROOT, " (hit ratio %.3f)", m.hitRatio())),
+                        List.of("copies stored / evicted", m.stored() + " / " + m.evictions()),
+                        List.of("background overlay reads (recheck)", Long.toString(cache.get().memoryRefreshes())))));
         Map<String, Number> byResult = new LinkedHashMap<>();
         byResult.put("hit", stats.hits());
         byResult.put("miss", stats.misses());
@@ -85,7 +96,8 @@ public final class ProxyReport {
             hints.put("stale", c.staleHints());
             hints.put("latency", c.latencyHints());
             b.metrics()
-                    .counter("riptide_proxy_cache_lookups_total", "Cacheable requests looked up in the overlay.", c.lookups())
+                    .counter("riptide_proxy_cache_lookups_total", "Cacheable requests looked up (memory tier, then overlay).",
+                            c.lookups())
                     .counter("riptide_proxy_replicas_refused_total", "Replicas refused by verification, by reason.", "reason", refused)
                     .counter("riptide_proxy_verify_overloaded_total", "Lookups sent to the origin because the verify stage was full.",
                             c.overloaded())
@@ -93,11 +105,38 @@ public final class ProxyReport {
                     .counter("riptide_proxy_load_reports_total", "Load reports sent to the nearest cache manager.", c.loadReports())
                     .counter("riptide_proxy_load_reported_requests_total", "Requests counted in those load reports.",
                             c.requestsReported());
+            Map<String, Number> signatures = new LinkedHashMap<>();
+            signatures.put("full", c.signaturesFull());
+            signatures.put("known", c.signaturesMemo());
+            b.metrics().counter("riptide_proxy_signature_checks_total",
+                    "Signatures checked: verified in full (Ed25519), or known already from an earlier copy of the same version.",
+                    "result", signatures);
+            MemoryFigures m = c.memory();
+            if (m != null) {
+                Map<String, Number> lookups = new LinkedHashMap<>();
+                lookups.put("hit", m.hits());
+                lookups.put("miss", m.misses());
+                b.metrics()
+                        .gauge("riptide_proxy_memory_bytes", "Bytes the memory tier holds: bodies off the heap and their bookkeeping.",
+                                m.bytes())
+                        .gauge("riptide_proxy_memory_max_bytes", "The memory tier's bound (--memory-mb).", m.maxBytes())
+                        .gauge("riptide_proxy_memory_entries", "Copies and variant records in the memory tier.", m.entries())
+                        .counter("riptide_proxy_memory_lookups_total", "Memory tier lookups, by result.", "result", lookups)
+                        .counter("riptide_proxy_memory_stored_total", "Verified copies put into the memory tier.", m.stored())
+                        .counter("riptide_proxy_memory_evictions_total", "Entries evicted to keep the memory tier within its bound.",
+                                m.evictions())
+                        .counter("riptide_proxy_memory_refreshes_total",
+                                "Background overlay reads that keep memory copies current.", c.memoryRefreshes());
+            }
         });
         b.metrics()
                 .summary("riptide_proxy_latency_seconds", "Time from a request's head to its response's last byte.",
                         quantiles, l.count(), stats.latencySecondsSum());
         return new StatusReport(TITLE, List.of(b.build()));
+    }
+
+    private static String mb(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024));
     }
 
     private static String ms(long micros) {

@@ -30,7 +30,8 @@ import java.util.function.Consumer;
  * {@link #liveBuffers()} counts the ones not yet released (zero after {@link #close()}).
  *
  * <p>The weight of a record is its length plus {@link #ENTRY_OVERHEAD} bytes, so many tiny records
- * cannot exceed the bound through their bookkeeping. Caffeine runs its maintenance on the calling
+ * cannot exceed the bound through their bookkeeping, plus whatever its owner says it keeps about the
+ * record elsewhere ({@link #put(Id, byte[], int)}), so one bound covers both. Caffeine runs its maintenance on the calling
  * thread, so by the time {@link #put} returns the tier is within its bound and the evicted keys have
  * been reported to the listener (after the tier's own lock was let go, so the listener may call back
  * in). A freshly put record may be among them: W-TinyLFU can refuse it at once. Thread-safe;
@@ -43,7 +44,7 @@ public final class MemoryTier implements RecordTier {
     private final long maxBytes;
     private final Consumer<Id> onEvict;
     private final ByteBufAllocator alloc;
-    private final Cache<Id, ByteBuf> cache;
+    private final Cache<Id, Value> cache;
     private final Queue<Id> evicted = new ConcurrentLinkedQueue<>();
     private long liveBuffers;
     private long evictions;
@@ -64,10 +65,14 @@ public final class MemoryTier implements RecordTier {
         this.alloc = alloc;
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
-                .weigher((Id key, ByteBuf value) -> weight(value.readableBytes()))
+                .weigher((Id key, Value value) -> weight((long) value.buf.readableBytes() + value.heldElsewhere))
                 .executor(Runnable::run)
                 .evictionListener(this::onCaffeineEviction)
                 .build();
+    }
+
+    /** A record's bytes, and what its owner keeps about it elsewhere (charged against the bound too). */
+    private record Value(ByteBuf buf, int heldElsewhere) {
     }
 
     private static int weight(long valueBytes) {
@@ -76,9 +81,9 @@ public final class MemoryTier implements RecordTier {
 
     // Runs inside Caffeine's maintenance, which only ever runs inside one of this tier's synchronized
     // methods (the executor is the calling thread), so the counters need no more locking.
-    private void onCaffeineEviction(Id key, ByteBuf value, RemovalCause cause) {
+    private void onCaffeineEviction(Id key, Value value, RemovalCause cause) {
         if (value != null) {
-            release(value);
+            release(value.buf);
         }
         if (key != null) {
             evictions++;
@@ -93,16 +98,27 @@ public final class MemoryTier implements RecordTier {
 
     @Override
     public boolean put(Id key, byte[] value) {
+        return put(key, value, 0);
+    }
+
+    /**
+     * Puts {@code value}, charging {@code heldElsewhere} more bytes against the bound: what the caller
+     * keeps about the record on its side (decoded headers, say), so one bound covers both.
+     */
+    public boolean put(Id key, byte[] value, int heldElsewhere) {
+        if (heldElsewhere < 0) {
+            throw new IllegalArgumentException("negative weight " + heldElsewhere);
+        }
         try {
             synchronized (this) {
-                if (closed || weight(value.length) > maxBytes) {
+                if (closed || weight((long) value.length + heldElsewhere) > maxBytes) {
                     return false;
                 }
                 ByteBuf copy = alloc.directBuffer(value.length, value.length).writeBytes(value);
                 liveBuffers++;
-                ByteBuf old = cache.asMap().put(key, copy);
+                Value old = cache.asMap().put(key, new Value(copy, heldElsewhere));
                 if (old != null) {
-                    release(old);
+                    release(old.buf);
                 }
                 cache.cleanUp();
                 return true;
@@ -116,8 +132,25 @@ public final class MemoryTier implements RecordTier {
     public CompletableFuture<byte[]> get(Id key) {
         try {
             synchronized (this) {
-                ByteBuf value = closed ? null : cache.getIfPresent(key);
-                return CompletableFuture.completedFuture(value == null ? null : ByteBufUtil.getBytes(value));
+                Value value = closed ? null : cache.getIfPresent(key);
+                return CompletableFuture.completedFuture(value == null ? null : ByteBufUtil.getBytes(value.buf));
+            }
+        } finally {
+            reportEvictions();
+        }
+    }
+
+    /**
+     * The record's bytes without a copy: a duplicate of the tier's buffer holding a reference of its
+     * own, which the caller releases (writing it to a channel does) and must not write to; or null.
+     * The bytes stay valid until then even if the record is evicted meanwhile. Counts as a read for
+     * the policy. (Netty recycles the duplicate's object: no allocation per call.)
+     */
+    public ByteBuf retained(Id key) {
+        try {
+            synchronized (this) {
+                Value value = closed ? null : cache.getIfPresent(key);
+                return value == null ? null : value.buf.retainedDuplicate();
             }
         } finally {
             reportEvictions();
@@ -133,11 +166,11 @@ public final class MemoryTier implements RecordTier {
     public boolean remove(Id key) {
         try {
             synchronized (this) {
-                ByteBuf old = closed ? null : cache.asMap().remove(key);
+                Value old = closed ? null : cache.asMap().remove(key);
                 if (old == null) {
                     return false;
                 }
-                release(old);
+                release(old.buf);
                 return true;
             }
         } finally {
@@ -176,7 +209,7 @@ public final class MemoryTier implements RecordTier {
         Map<Id, byte[]> snapshot = new LinkedHashMap<>();
         synchronized (this) {
             if (!closed) {
-                cache.asMap().forEach((k, v) -> snapshot.put(k, ByteBufUtil.getBytes(v)));
+                cache.asMap().forEach((k, v) -> snapshot.put(k, ByteBufUtil.getBytes(v.buf)));
             }
         }
         snapshot.forEach(visitor);
@@ -197,9 +230,9 @@ public final class MemoryTier implements RecordTier {
         closed = true;
         List<Id> keys = new ArrayList<>(cache.asMap().keySet());
         for (Id key : keys) {
-            ByteBuf old = cache.asMap().remove(key);
+            Value old = cache.asMap().remove(key);
             if (old != null) {
-                release(old);
+                release(old.buf);
             }
         }
         cache.cleanUp();

@@ -53,7 +53,7 @@ public final class SimulatedProxy implements RequestPath {
         }
         cache.lookup(request, result -> {
             switch (result.kind()) {
-                case SERVE -> done.accept(served(result, result.answer().body().length, start));
+                case SERVE -> done.accept(served(result, result.answer().body().readableBytes(), start));
                 case VALIDATE -> revalidate(request, result, start, done);
                 case FORWARD -> fetch(request, Headers.EMPTY, response -> {
                     cache.onOriginResponse(request, result, status(response), headers(response));

@@ -1,0 +1,178 @@
+package io.riptide.proxy.cache;
+
+import io.netty.buffer.ByteBuf;
+import io.riptide.core.http.Headers;
+import io.riptide.core.id.Id;
+import io.riptide.core.store.MemoryTier;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The proxy's memory tier: copies that passed verification, kept in this process under the GUID they
+ * were read by, so a hot URL is answered without an overlay read. Bodies live in the project's
+ * W-TinyLFU {@link MemoryTier}, off the Java heap, and are served as retained duplicates (no copy per
+ * hit); what RFC 9111 needs of each ({@link VerifiedCopy}) stays on the heap beside it and is charged
+ * against the same bound, so one number, {@code --memory-mb}, limits both. A URL's verified variant
+ * record is kept too ({@link Names}), so a varying URL is found without the overlay as well.
+ *
+ * <p>Only {@link ProxyCache} puts, and only what {@link ReplicaCheck} accepted: nothing unverified
+ * is ever kept. A newer version replaces an older one; an older one never replaces a newer.
+ * Thread-safe: the browser connections' loops read it while the cache's loop fills it.
+ */
+public final class MemoryCopies implements AutoCloseable {
+    /**
+     * The heap an entry costs beyond its header text: the index's map node, the GUID, the entry and
+     * its record, the header list. Measured roughly with a heap dump of a full tier; it only has to
+     * keep many tiny copies from outgrowing the bound.
+     */
+    static final int ENTRY_HEAP_BYTES = 320;
+    /** Heap per header field beyond its characters: two strings and the field record. */
+    private static final int FIELD_HEAP_BYTES = 96;
+
+    /** What the index holds for a GUID. */
+    sealed interface Entry permits Copy, Names {
+    }
+
+    /**
+     * A verified copy: its RFC 9111 form, version and provider's place (primary or not), and when the
+     * overlay last confirmed it (a read that found this version, or a newer heartbeat).
+     */
+    static final class Copy implements Entry {
+        final Id guid;
+        final boolean primary;
+        final long version;
+        final VerifiedCopy view;
+        final int bodyLength;
+        /** When the overlay last confirmed this copy or was last asked to: at most one background read per interval. */
+        final AtomicLong checkedNanos;
+
+        Copy(Id guid, boolean primary, long version, VerifiedCopy view, int bodyLength, long confirmedNanos) {
+            this.guid = guid;
+            this.primary = primary;
+            this.version = version;
+            this.view = view;
+            this.bodyLength = bodyLength;
+            this.checkedNanos = new AtomicLong(confirmedNanos);
+        }
+    }
+
+    /** A verified variant record: the request fields that name a URL's variant, and the record's version. */
+    record Names(long version, List<String> varyFields) implements Entry {
+    }
+
+    /** A copy and its body, of which the holder owns one reference. */
+    record Held(Copy copy, ByteBuf body) {
+    }
+
+    private final MemoryTier tier;
+    private final long maxBytes;
+    /** Guarded by {@code this}; every tier call is made holding it, so eviction reports arrive under it too. */
+    private final Map<Id, Entry> index = new HashMap<>();
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder stored = new LongAdder();
+
+    /** A tier of at most {@code maxBytes}, bodies and bookkeeping together. */
+    public MemoryCopies(long maxBytes) {
+        this.maxBytes = maxBytes;
+        this.tier = new MemoryTier(maxBytes, this::evicted);
+    }
+
+    // Called by the tier inside one of the synchronized methods below (its reports run on the caller's thread).
+    private void evicted(Id guid) {
+        index.remove(guid);
+    }
+
+    /** The variant record kept for {@code guid}, or null. */
+    synchronized Names names(Id guid) {
+        return index.get(guid) instanceof Names n ? n : null;
+    }
+
+    /** The copy kept for {@code guid} with a reference to its body, or null. */
+    synchronized Held copy(Id guid) {
+        if (!(index.get(guid) instanceof Copy c)) {
+            return null;
+        }
+        ByteBuf body = tier.retained(guid);
+        if (body == null) {
+            index.remove(guid); // cannot happen while evictions are reported, but a miss is the safe answer
+            return null;
+        }
+        return new Held(c, body);
+    }
+
+    /** The copy kept for {@code guid}, without its body, or null. */
+    synchronized Copy peek(Id guid) {
+        return index.get(guid) instanceof Copy c ? c : null;
+    }
+
+    /**
+     * Keeps a verified copy read under {@code guid}, confirmed by the overlay at {@code nowNanos}: a
+     * newer version replaces what is kept, the same version only renews it (a newer heartbeat's
+     * view), and an older one is ignored.
+     */
+    synchronized void putCopy(Id guid, boolean primary, long version, VerifiedCopy view, byte[] body, long nowNanos) {
+        Entry old = index.get(guid);
+        long oldVersion = old instanceof Copy c ? c.version : old instanceof Names n ? n.version() : -1;
+        if (version < oldVersion) {
+            return;
+        }
+        Copy copy = new Copy(guid, primary, version, view, body.length, nowNanos);
+        if (old instanceof Copy c && c.version == version && tier.mayContain(guid)) {
+            index.put(guid, copy); // the same certified body: only the view and the confirmation change
+            return;
+        }
+        index.put(guid, copy);
+        if (tier.put(guid, body, heapBytes(view.headers()))) {
+            stored.increment();
+        } else {
+            index.remove(guid); // larger than the whole tier
+        }
+    }
+
+    /** Keeps a verified variant record read under {@code guid}, unless a newer version is kept. */
+    synchronized void putNames(Id guid, long version, List<String> varyFields) {
+        Entry old = index.get(guid);
+        long oldVersion = old instanceof Copy c ? c.version : old instanceof Names n ? n.version() : -1;
+        if (version < oldVersion || (old instanceof Names n && n.version() == version)) {
+            return;
+        }
+        index.put(guid, new Names(version, List.copyOf(varyFields)));
+        int heap = varyFields.stream().mapToInt(f -> f.length() + FIELD_HEAP_BYTES).sum();
+        if (!tier.put(guid, new byte[0], ENTRY_HEAP_BYTES + heap)) {
+            index.remove(guid);
+        }
+    }
+
+    private static int heapBytes(Headers headers) {
+        long bytes = ENTRY_HEAP_BYTES;
+        for (Headers.Field f : headers.fields()) {
+            bytes += f.name().length() + f.value().length() + FIELD_HEAP_BYTES;
+        }
+        return (int) Math.min(Integer.MAX_VALUE / 2, bytes);
+    }
+
+    void hit() {
+        hits.increment();
+    }
+
+    void miss() {
+        misses.increment();
+    }
+
+    /** What the tier holds and has done, for the status page and {@code /metrics}. */
+    public synchronized MemoryFigures figures() {
+        return new MemoryFigures(tier.records(), tier.weightedBytes(), maxBytes, hits.sum(), misses.sum(), stored.sum(),
+                tier.evictions());
+    }
+
+    /** Releases every body; later lookups miss. */
+    @Override
+    public synchronized void close() {
+        index.clear();
+        tier.close();
+    }
+}

@@ -1,0 +1,136 @@
+package io.riptide.proxy.cache;
+
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.Headers;
+import io.riptide.core.http.VariantKey;
+import io.riptide.core.http.Variants;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.runtime.Env;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Answers from the proxy's {@link MemoryCopies} on the caller's thread (a browser connection's loop),
+ * with no overlay read: the URL's GUID under each trusted provider, primary first, its variant by a
+ * kept variant record, and RFC 9111's verdict ({@link CopyJudge}) on the copy for this request. Only a
+ * copy fresh for this request (or vouched for in push mode) is served, with
+ * {@code Cache-Status: hit; detail=memory}; anything else goes through the overlay as before, where a
+ * newer verified version or heartbeat renews the kept copy, and a stale one found nowhere newer is
+ * revalidated with the origin ({@link #judged}).
+ *
+ * <p><b>How fresh memory stays.</b> A copy the overlay last confirmed more than the recheck interval
+ * ago is still served, and the request starts a background read of the URL through the overlay (at
+ * most one per copy per interval); whatever that read verifies replaces or renews the kept copy. So an update
+ * or heartbeat pushed to the replicas reaches this proxy's users within the recheck interval plus one
+ * overlay read after it reached them, however long the origin's max-age; a URL nobody asks for costs
+ * nothing. Memory hits are not counted in load reports: they cost the overlay nothing to move.
+ *
+ * <p>Thread-safe: it reads the time from {@link Env} and changes nothing but the tier's counters and
+ * the copies' last-checked times.
+ */
+public final class MemoryHits {
+    private final Env env;
+    private final List<PublicKey> providers;
+    private final MemoryCopies copies;
+    private final CopyJudge judge;
+    private final long recheckNanos;
+    /** Starts a background overlay read of a request, whose verified copy renews or replaces the kept one. */
+    private final Consumer<ProxyRequest> refresh;
+
+    MemoryHits(Env env, List<PublicKey> providers, MemoryCopies copies, CopyJudge judge, Duration recheck,
+               Consumer<ProxyRequest> refresh) {
+        this.env = env;
+        this.providers = List.copyOf(providers);
+        this.copies = copies;
+        this.judge = judge;
+        this.recheckNanos = recheck.toNanos();
+        this.refresh = refresh;
+    }
+
+    /**
+     * A fresh answer from memory for {@code request}, whose body the caller then owns, or null when the
+     * overlay must be asked.
+     */
+    public LookupResult lookup(ProxyRequest request) {
+        CanonicalUrl url = canonical(request);
+        if (url != null) {
+            for (int i = 0; i < providers.size(); i++) {
+                LookupResult r = judged(providers.get(i), i == 0, url, request);
+                if (r == null) {
+                    continue;
+                }
+                if (r.served() && r.status().hit() && !r.wasStale()) {
+                    copies.hit();
+                    return r.withStatus(CacheStatus.hit("memory"));
+                }
+                r.release();
+            }
+        }
+        copies.miss();
+        return null;
+    }
+
+    /**
+     * The kept copy of {@code url} under any provider, judged for {@code request}: for the overlay
+     * path, when the overlay had nothing newer (a stale copy to revalidate with the origin, or one a
+     * request's directives allow). Null if memory holds none.
+     */
+    LookupResult judged(ProxyRequest request) {
+        CanonicalUrl url = canonical(request);
+        if (url == null) {
+            return null;
+        }
+        for (int i = 0; i < providers.size(); i++) {
+            LookupResult r = judged(providers.get(i), i == 0, url, request);
+            if (r != null) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private LookupResult judged(PublicKey key, boolean primary, CanonicalUrl url, ProxyRequest request) {
+        Headers fields = request.headers();
+        Id guid = ObjectNames.objectGuid(key, url.value(), "");
+        VariantKey expected = VariantKey.NONE;
+        MemoryCopies.Names names = copies.names(guid);
+        if (names != null) {
+            Optional<VariantKey> variant = Variants.key(names.varyFields(), fields);
+            if (variant.isEmpty()) {
+                return null;
+            }
+            expected = variant.get();
+            guid = ObjectNames.objectGuid(key, url.value(), expected.toString());
+        }
+        MemoryCopies.Held held = copies.copy(guid);
+        if (held == null) {
+            return null;
+        }
+        MemoryCopies.Copy copy = held.copy();
+        if (!Variants.matches(copy.view.headers(), expected, fields)) {
+            held.body().release();
+            return null;
+        }
+        LookupResult.Found found = new LookupResult.Found(guid, primary, copy.version, false, null, 0);
+        LookupResult r = judge.judge(copy.view, held.body(), url.value(), fields, Instant.ofEpochMilli(env.wallClockMillis()), found);
+        long now = env.nowNanos();
+        long checked = copy.checkedNanos.get();
+        if (now - checked > recheckNanos && copy.checkedNanos.compareAndSet(checked, now)) {
+            refresh.accept(request); // one per copy per interval, whether or not it finds anything
+        }
+        return r;
+    }
+
+    private static CanonicalUrl canonical(ProxyRequest request) {
+        try {
+            return CanonicalUrl.of(request.url().toString());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}
