@@ -24,7 +24,8 @@ final class CopyJudge {
     private static final byte[] ONLY_IF_CACHED_BODY =
             "The request said only-if-cached and the cached copy would need revalidating.\n".getBytes(StandardCharsets.UTF_8);
 
-    private final ServeRules rules = new ServeRules(new Freshness());
+    private final Freshness freshness = new Freshness();
+    private final ServeRules rules = new ServeRules(freshness);
     private final PushMode pushMode;
 
     CopyJudge(PushMode pushMode) {
@@ -69,6 +70,38 @@ final class CopyJudge {
                         copy.status(), copy.reason(), headers.without("Age").without("Cache-Status"), bytes, d.age(),
                         d.staleIfErrorAllowed()), withStale(found, !byRequest));
             }
+        }
+    }
+
+    /**
+     * When {@code copy} is fresh for a request with no directives of its own (no Cache-Control, no
+     * Pragma): what {@link #judge} would decide for such a request, worked out once, so a memory hit
+     * costs two comparisons instead of parsing the stored header fields again.
+     */
+    FreshWindow window(VerifiedCopy copy) {
+        Instant responseTime = Instant.ofEpochMilli(copy.responseTimeMillis());
+        CachedResponse cached = new CachedResponse(copy.status(), copy.headers(), Instant.ofEpochMilli(copy.requestTimeMillis()),
+                responseTime);
+        long initialAge = freshness.currentAge(cached, responseTime).toMillis();
+        if (CacheControl.ofResponse(copy.headers()).noCache()) {
+            return new FreshWindow(Long.MIN_VALUE, initialAge, copy.responseTimeMillis()); // validated before every use
+        }
+        long lifetime = freshness.lifetime(cached).duration().toMillis();
+        long until = initialAge >= lifetime ? Long.MIN_VALUE : copy.responseTimeMillis() + lifetime - initialAge;
+        return new FreshWindow(until, initialAge, copy.responseTimeMillis());
+    }
+
+    /**
+     * A copy's freshness for requests without directives: fresh before {@code freshUntilMillis}, its
+     * current age (RFC 9111 §4.2.3) its age on arrival plus the time since.
+     */
+    record FreshWindow(long freshUntilMillis, long initialAgeMillis, long responseTimeMillis) {
+        boolean freshAt(long nowMillis) {
+            return nowMillis < freshUntilMillis;
+        }
+
+        long ageSecondsAt(long nowMillis) {
+            return (initialAgeMillis + Math.max(0, nowMillis - responseTimeMillis)) / 1000;
         }
     }
 

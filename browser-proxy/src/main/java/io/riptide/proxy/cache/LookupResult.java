@@ -33,12 +33,20 @@ public record LookupResult(Kind kind, CacheStatus status, Answer answer, Stored 
     /**
      * A response from the cache.
      *
-     * @param headers as stored, with {@code Age}; the front adds {@code Cache-Status}
-     * @param body    the body, of which whoever receives the answer owns one reference: writing it to a
-     *                channel releases it, and an answer not served must be {@link #release released}. A
-     *                memory hit's body is a retained slice of the tier's off-heap buffer (no copy per hit).
+     * @param headers    as stored, with {@code Age} unless {@code ageSeconds} says it; the front adds {@code Cache-Status}
+     * @param body       the body, of which whoever receives the answer owns one reference: writing it to a
+     *                   channel releases it, and an answer not served must be {@link #release released}. A
+     *                   memory hit's body is a retained slice of the tier's off-heap buffer (no copy per hit).
+     * @param ageSeconds the {@code Age} the front adds, or -1 when {@code headers} carry it. A memory hit
+     *                   leaves it out of its headers, which are then the same object hit after hit, so the
+     *                   front can keep their encoded form (see the front's prepared heads).
      */
-    public record Answer(int status, String reason, Headers headers, ByteBuf body) {
+    public record Answer(int status, String reason, Headers headers, ByteBuf body, long ageSeconds) {
+        /** An answer whose headers carry their Age. */
+        public Answer(int status, String reason, Headers headers, ByteBuf body) {
+            this(status, reason, headers, body, -1);
+        }
+
         /** An answer with a body on the heap (nothing to release). */
         public Answer(int status, String reason, Headers headers, byte[] body) {
             this(status, reason, headers, Unpooled.wrappedBuffer(body));

@@ -45,15 +45,22 @@ public final class MemoryCopies implements AutoCloseable {
         final boolean primary;
         final long version;
         final VerifiedCopy view;
+        /** The view's header fields without Age: the same object hit after hit, for the front's prepared heads. */
+        final Headers servedHeaders;
+        /** When the copy is fresh for a request without directives. */
+        final CopyJudge.FreshWindow window;
         final int bodyLength;
         /** When the overlay last confirmed this copy or was last asked to: at most one background read per interval. */
         final AtomicLong checkedNanos;
 
-        Copy(Id guid, boolean primary, long version, VerifiedCopy view, int bodyLength, long confirmedNanos) {
+        Copy(Id guid, boolean primary, long version, VerifiedCopy view, CopyJudge.FreshWindow window, int bodyLength,
+             long confirmedNanos) {
             this.guid = guid;
             this.primary = primary;
             this.version = version;
             this.view = view;
+            this.servedHeaders = view.headers().without("Age");
+            this.window = window;
             this.bodyLength = bodyLength;
             this.checkedNanos = new AtomicLong(confirmedNanos);
         }
@@ -114,15 +121,20 @@ public final class MemoryCopies implements AutoCloseable {
      * newer version replaces what is kept, the same version only renews it (a newer heartbeat's
      * view), and an older one is ignored.
      */
-    synchronized void putCopy(Id guid, boolean primary, long version, VerifiedCopy view, byte[] body, long nowNanos) {
+    synchronized void putCopy(Id guid, boolean primary, long version, VerifiedCopy view, CopyJudge.FreshWindow window,
+                              byte[] body, long nowNanos) {
         Entry old = index.get(guid);
         long oldVersion = old instanceof Copy c ? c.version : old instanceof Names n ? n.version() : -1;
         if (version < oldVersion) {
             return;
         }
-        Copy copy = new Copy(guid, primary, version, view, body.length, nowNanos);
+        Copy copy = new Copy(guid, primary, version, view, window, body.length, nowNanos);
         if (old instanceof Copy c && c.version == version && tier.mayContain(guid)) {
-            index.put(guid, copy); // the same certified body: only the view and the confirmation change
+            if (c.view.equals(view)) {
+                c.checkedNanos.set(nowNanos); // confirmed again: the same object, so the front's prepared head still fits
+            } else {
+                index.put(guid, copy); // the same certified body under a newer heartbeat
+            }
             return;
         }
         index.put(guid, copy);

@@ -34,7 +34,11 @@ import java.util.function.Consumer;
  * the copies' last-checked times.
  */
 public final class MemoryHits {
+    /** The Cache-Status of every memory hit. */
+    public static final CacheStatus MEMORY_HIT = CacheStatus.hit("memory");
+
     private final Env env;
+    private final UrlNames names = new UrlNames();
     private final List<PublicKey> providers;
     private final MemoryCopies copies;
     private final CopyJudge judge;
@@ -66,7 +70,7 @@ public final class MemoryHits {
                 }
                 if (r.served() && r.status().hit() && !r.wasStale()) {
                     copies.hit();
-                    return r.withStatus(CacheStatus.hit("memory"));
+                    return r.status() == MEMORY_HIT ? r : r.withStatus(MEMORY_HIT);
                 }
                 r.release();
             }
@@ -96,11 +100,11 @@ public final class MemoryHits {
 
     private LookupResult judged(PublicKey key, boolean primary, CanonicalUrl url, ProxyRequest request) {
         Headers fields = request.headers();
-        Id guid = ObjectNames.objectGuid(key, url.value(), "");
+        Id guid = names.base(key, url.value());
         VariantKey expected = VariantKey.NONE;
-        MemoryCopies.Names names = copies.names(guid);
-        if (names != null) {
-            Optional<VariantKey> variant = Variants.key(names.varyFields(), fields);
+        MemoryCopies.Names record = copies.names(guid);
+        if (record != null) {
+            Optional<VariantKey> variant = Variants.key(record.varyFields(), fields);
             if (variant.isEmpty()) {
                 return null;
             }
@@ -117,7 +121,15 @@ public final class MemoryHits {
             return null;
         }
         LookupResult.Found found = new LookupResult.Found(guid, primary, copy.version, false, null, 0);
-        LookupResult r = judge.judge(copy.view, held.body(), url.value(), fields, Instant.ofEpochMilli(env.wallClockMillis()), found);
+        long nowMillis = env.wallClockMillis();
+        LookupResult r;
+        if (!fields.contains("Cache-Control") && !fields.contains("Pragma") && copy.window.freshAt(nowMillis)) {
+            // What the judge decides for a request without directives, worked out when the copy was kept.
+            r = LookupResult.serve(MEMORY_HIT, new LookupResult.Answer(copy.view.status(), copy.view.reason(),
+                    copy.servedHeaders, held.body(), copy.window.ageSecondsAt(nowMillis)), found);
+        } else {
+            r = judge.judge(copy.view, held.body(), url.value(), fields, Instant.ofEpochMilli(nowMillis), found);
+        }
         long now = env.nowNanos();
         long checked = copy.checkedNanos.get();
         if (now - checked > recheckNanos && copy.checkedNanos.compareAndSet(checked, now)) {
@@ -126,11 +138,7 @@ public final class MemoryHits {
         return r;
     }
 
-    private static CanonicalUrl canonical(ProxyRequest request) {
-        try {
-            return CanonicalUrl.of(request.url().toString());
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+    private CanonicalUrl canonical(ProxyRequest request) {
+        return names.canonical(request.url().toString());
     }
 }

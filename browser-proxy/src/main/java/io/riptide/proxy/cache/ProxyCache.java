@@ -237,7 +237,7 @@ public final class ProxyCache {
             VerifiedCopy view = VerifiedCopy.of(c.copy(), c.heartbeatValid());
             byte[] body = c.copy().object().response().body();
             if (memory != null) {
-                memory.putCopy(guid, key.equals(primary), version, view, body, env.nowNanos());
+                memory.putCopy(guid, key.equals(primary), version, view, judge.window(view), body, env.nowNanos());
             }
             done.accept(judge.judge(view, Unpooled.wrappedBuffer(body), url.value(), request.headers(),
                     Instant.ofEpochMilli(env.wallClockMillis()), found));

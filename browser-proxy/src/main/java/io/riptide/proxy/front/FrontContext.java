@@ -11,8 +11,9 @@ import io.riptide.proxy.upstream.UpstreamClient;
  * counters, the origin pools and the lookup bound.
  */
 record FrontContext(ProxyConfig config, CacheLookup cache, Cacheability cacheability, ProxyStats stats, UpstreamClient upstream,
-        Admission admission) {
+        Admission admission, PreparedHeads heads) {
     FrontContext(ProxyConfig config, CacheLookup cache, ProxyStats stats, UpstreamClient upstream, Admission admission) {
-        this(config, cache, new Cacheability(config.cookiesBypass(), config.queryBypass()), stats, upstream, admission);
+        this(config, cache, new Cacheability(config.cookiesBypass(), config.queryBypass()), stats, upstream, admission,
+                new PreparedHeads(config.via()));
     }
 }

@@ -26,6 +26,16 @@ final class HopByHop {
 
     /** Strips a response's hop-by-hop fields. */
     static void strip(HttpHeaders headers) {
+        if (headers.contains(HttpHeaderNames.CONNECTION)) {
+            stripListed(headers);
+        }
+        for (CharSequence name : ALWAYS) {
+            headers.remove(name);
+        }
+    }
+
+    /** Drops the fields that Connection names, and Connection itself. */
+    private static void stripListed(HttpHeaders headers) {
         for (String value : headers.getAll(HttpHeaderNames.CONNECTION)) {
             for (String option : value.split(",")) {
                 String name = option.trim();
@@ -35,9 +45,6 @@ final class HopByHop {
             }
         }
         headers.remove(HttpHeaderNames.CONNECTION);
-        for (CharSequence name : ALWAYS) {
-            headers.remove(name);
-        }
     }
 
     private static boolean isFraming(String name) {

@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -44,6 +46,9 @@ import org.slf4j.LoggerFactory;
 final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyExchange.class);
     private static final String CACHE_STATUS = "Cache-Status";
+    /** Heads of cached answers are copied from fields validated once when prepared: no second check. */
+    private static final HttpHeadersFactory UNCHECKED = DefaultHttpHeadersFactory.headersFactory()
+            .withNameValidation(false).withValueValidation(false);
 
     private final FrontHandler front;
     private final FrontContext context;
@@ -149,7 +154,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         }
         switch (lookup.kind()) {
             case SERVE -> serve(lookup.answer().status(), lookup.answer().reason(), lookup.answer().headers(),
-                    lookup.answer().body(), lookup.status());
+                    lookup.answer().body(), lookup.answer().ageSeconds(), lookup.status());
             case VALIDATE -> revalidate(lookup);
             case FORWARD -> forward(Outcome.MISS, lookup.status());
         }
@@ -157,29 +162,28 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
 
     /**
      * Answers from the cache: {@code headers} as stored (hop-by-hop fields dropped), {@code body} (whose
-     * reference this takes: a memory hit's is a slice of the tier's buffer, written without a copy), and
-     * {@code status}.
+     * reference this takes: a memory hit's is a slice of the tier's buffer, written without a copy),
+     * {@code ageSeconds} as {@code Age} unless -1 (then the headers carry it, and the head is made for
+     * this response alone; else it is the copy's prepared head), and {@code status}.
      */
-    private void serve(int code, String reason, Headers headers, ByteBuf body, CacheStatus status) {
+    private void serve(int code, String reason, Headers headers, ByteBuf body, long ageSeconds, CacheStatus status) {
         int length = body.readableBytes();
-        HttpResponseStatus line = reason == null ? HttpResponseStatus.valueOf(code) : new HttpResponseStatus(code, reason);
+        PreparedHeads.Head head = ageSeconds < 0 ? context.heads().prepare(code, reason, headers, length)
+                : context.heads().head(code, reason, headers, length);
         // HEAD gets the length of the body it would have had, and no body.
         ByteBuf content = body;
         if (headRequest) {
             body.release();
             content = Unpooled.EMPTY_BUFFER;
         }
-        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, line, content);
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, head.line(), content, UNCHECKED, UNCHECKED);
         HttpHeaders h = r.headers();
-        for (Headers.Field f : headers.fields()) {
-            h.add(f.name(), f.value());
+        h.add(head.headers());
+        if (ageSeconds >= 0) {
+            h.set(HttpHeaderNames.AGE, ageSeconds);
         }
-        HopByHop.strip(h);
-        h.remove(HttpHeaderNames.TRANSFER_ENCODING);
-        h.setInt(HttpHeaderNames.CONTENT_LENGTH, length);
-        HopByHop.addVia(h, HttpVersion.HTTP_1_1, context.config().via());
         // Added to any the copy carries from caches before it (RFC 9211: the nearest to the user comes last).
-        h.add(CACHE_STATUS, status.render(context.config().via()));
+        h.add(CACHE_STATUS, context.heads().render(status));
         for (HttpContent c; (c = early.poll()) != null; ) {
             c.release();
         }
@@ -210,7 +214,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         CacheStatus answered = cacheStatus.withFwdStatus(originStatus);
         if (held == Revalidation.Verdict.NOT_MODIFIED) {
             Headers freshened = revalidation.freshened();
-            serve(stored.status(), stored.reason(), freshened, Unpooled.wrappedBuffer(stored.body()), answered);
+            serve(stored.status(), stored.reason(), freshened, Unpooled.wrappedBuffer(stored.body()), -1, answered);
             hintCache(304, freshened);
             return;
         }
@@ -228,7 +232,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     /** The origin could not validate the copy, which allows stale-if-error: serve it stale, with its current age. */
     private void serveStale(CacheStatus status) {
         LookupResult.Stored stored = revalidation.stored();
-        serve(stored.status(), stored.reason(), revalidation.staleHeaders(), Unpooled.wrappedBuffer(stored.body()),
+        serve(stored.status(), stored.reason(), revalidation.staleHeaders(), Unpooled.wrappedBuffer(stored.body()), -1,
                 status.withDetail("stale-if-error"));
     }
 

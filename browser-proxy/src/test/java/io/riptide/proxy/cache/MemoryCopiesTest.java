@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 class MemoryCopiesTest {
     private static final VerifiedCopy VIEW = new VerifiedCopy(200, "OK",
             Headers.of("Cache-Control", "max-age=600", "Content-Type", "text/html"), 0, 0, 0);
+    private static final CopyJudge.FreshWindow WINDOW = new CopyJudge.FreshWindow(600_000, 0, 0);
 
     private static Id guid(int i) {
         return Id.hash("url-" + i);
@@ -38,7 +39,7 @@ class MemoryCopiesTest {
         try (MemoryCopies memory = new MemoryCopies(bound)) {
             byte[] page = new byte[1024];
             for (int i = 0; i < 50_000; i++) { // 50 MB of distinct pages through a 4 MB tier
-                memory.putCopy(guid(i), true, 1, VIEW, page, 0);
+                memory.putCopy(guid(i), true, 1, VIEW, WINDOW, page, 0);
                 if (i % 5_000 == 0) {
                     assertTrue(memory.figures().bytes() <= bound, "within the bound after " + i + " pages");
                 }
@@ -49,7 +50,7 @@ class MemoryCopiesTest {
             assertTrue(f.evictions() > 40_000, f.toString());
             // A small page's bookkeeping counts: many tiny copies cannot outgrow the bound through their headers.
             for (int i = 0; i < 100_000; i++) {
-                memory.putCopy(guid(1_000_000 + i), true, 1, VIEW, new byte[1], 0);
+                memory.putCopy(guid(1_000_000 + i), true, 1, VIEW, WINDOW, new byte[1], 0);
             }
             assertTrue(memory.figures().bytes() <= bound);
             assertTrue(memory.figures().entries() <= bound / MemoryCopies.ENTRY_HEAP_BYTES, memory.figures().toString());
@@ -59,10 +60,10 @@ class MemoryCopiesTest {
     @Test
     void aNewerVersionReplacesTheCopyAndAnOlderOneNever() {
         try (MemoryCopies memory = new MemoryCopies(1024 * 1024)) {
-            memory.putCopy(guid(1), true, 2, VIEW, body("two"), 0);
-            memory.putCopy(guid(1), true, 1, VIEW, body("one"), 0);
+            memory.putCopy(guid(1), true, 2, VIEW, WINDOW, body("two"), 0);
+            memory.putCopy(guid(1), true, 1, VIEW, WINDOW, body("one"), 0);
             assertArrayEquals(body("two"), read(memory.copy(guid(1))));
-            memory.putCopy(guid(1), true, 3, VIEW, body("three"), 0);
+            memory.putCopy(guid(1), true, 3, VIEW, WINDOW, body("three"), 0);
             MemoryCopies.Held held = memory.copy(guid(1));
             assertEquals(3, held.copy().version);
             assertArrayEquals(body("three"), read(held));
@@ -72,8 +73,8 @@ class MemoryCopiesTest {
     @Test
     void theSameVersionAgainRenewsTheConfirmationWithoutANewBody() {
         try (MemoryCopies memory = new MemoryCopies(1024 * 1024)) {
-            memory.putCopy(guid(1), true, 1, VIEW, body("page"), 100);
-            memory.putCopy(guid(1), true, 1, VIEW, body("page"), 900);
+            memory.putCopy(guid(1), true, 1, VIEW, WINDOW, body("page"), 100);
+            memory.putCopy(guid(1), true, 1, VIEW, WINDOW, body("page"), 900);
             assertEquals(900, memory.peek(guid(1)).checkedNanos.get());
             assertEquals(1, memory.figures().stored(), "one body stored, renewed once");
         }
@@ -82,10 +83,10 @@ class MemoryCopiesTest {
     @Test
     void aBodyBeingSentOutlivesItsEvictionAndTheTierItself() {
         MemoryCopies memory = new MemoryCopies(64 * 1024);
-        memory.putCopy(guid(1), true, 1, VIEW, body("in flight"), 0);
+        memory.putCopy(guid(1), true, 1, VIEW, WINDOW, body("in flight"), 0);
         MemoryCopies.Held held = memory.copy(guid(1));
         for (int i = 2; i < 200; i++) {
-            memory.putCopy(guid(i), true, 1, VIEW, new byte[4096], 0);
+            memory.putCopy(guid(i), true, 1, VIEW, WINDOW, new byte[4096], 0);
         }
         assertTrue(memory.figures().evictions() > 0, "64 KB cannot hold 200 pages of 4 KB");
         memory.close();
