@@ -147,7 +147,8 @@ final class DemoCommand implements Callable<Integer> {
         HttpResponse<byte[]> first = riptide.fetch(page);
         say(out, "  first:  " + describe(first) + "  <- from the origin; the proxy hinted the gateway to insert it");
         if (riptide.makeHit(page, Duration.ofSeconds(15))) {
-            say(out, "  again:  " + describe(riptide.fetch(page)) + "  <- from the overlay, signature and digest verified");
+            say(out, "  again:  " + describe(riptide.fetch(page)) + "  <- from the proxy's memory: kept once the overlay's copy verified "
+                    + "(signature and digest)");
         } else {
             say(out, "  again:  still from the origin after 15 s (the gateway did not insert it; see the gateway's log)");
         }

@@ -67,7 +67,8 @@ class ProxyProcessTest {
             assertEquals(first.body(), hit.body(), "the overlay's verified copy is the origin's page");
             int originBefore = site.requests("/index.html");
             HttpResponse<String> again = get(client, page);
-            assertEquals("riptide; hit", again.headers().firstValue("Cache-Status").orElse(""));
+            assertEquals("riptide; hit; detail=memory", again.headers().firstValue("Cache-Status").orElse(""),
+                    "the proxy process kept the verified copy in its memory tier");
             assertEquals(originBefore, site.requests("/index.html"), "a hit never reaches the origin");
 
             assertTrue(proxy.stop(), "stopped on SIGTERM");
