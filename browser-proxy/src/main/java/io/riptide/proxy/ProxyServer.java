@@ -6,37 +6,45 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.proxy.front.FrontInitializer;
 import io.riptide.proxy.upstream.UpstreamClient;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The browser proxy: an HTTP/1.1 forward proxy listening on one address, answering from a {@link CacheLookup} or the origin. */
 public final class ProxyServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProxyServer.class);
+
     private final Channel server;
     private final ChannelGroup connections;
     private final UpstreamClient upstream;
     private final ProxyStats stats;
     private final EventLoopGroup ownBoss;
     private final EventLoopGroup ownWorkers;
+    private final NettyTransport transport;
 
     private ProxyServer(Channel server, ChannelGroup connections, UpstreamClient upstream, ProxyStats stats,
-            EventLoopGroup ownBoss, EventLoopGroup ownWorkers) {
+            EventLoopGroup ownBoss, EventLoopGroup ownWorkers, NettyTransport transport) {
         this.server = server;
         this.connections = connections;
         this.upstream = upstream;
         this.stats = stats;
         this.ownBoss = ownBoss;
         this.ownWorkers = ownWorkers;
+        this.transport = transport;
     }
 
-    /** Starts a proxy on its own event loops (one acceptor, the default number of workers). */
+    /**
+     * Starts a proxy on its own event loops (one acceptor, the default number of workers) of the
+     * process's transport ({@link NettyTransport#current()}: epoll on Linux, else NIO).
+     */
     public static ProxyServer start(ProxyConfig config, CacheLookup cache) {
-        EventLoopGroup boss = new NioEventLoopGroup(1);
-        EventLoopGroup workers = new NioEventLoopGroup();
+        EventLoopGroup boss = NettyTransport.current().newGroup(1);
+        EventLoopGroup workers = NettyTransport.current().newGroup(0);
         try {
             return start(config, cache, boss, workers, true);
         } catch (RuntimeException e) {
@@ -46,7 +54,10 @@ public final class ProxyServer implements AutoCloseable {
         }
     }
 
-    /** Starts a proxy on the caller's NIO event loops, which it leaves running when it closes. */
+    /**
+     * Starts a proxy on the caller's event loops (epoll or NIO, both of one kind), which it leaves
+     * running when it closes.
+     */
     public static ProxyServer start(ProxyConfig config, CacheLookup cache, EventLoopGroup boss, EventLoopGroup workers) {
         return start(config, cache, boss, workers, false);
     }
@@ -59,7 +70,7 @@ public final class ProxyServer implements AutoCloseable {
         try {
             Channel server = new ServerBootstrap()
                     .group(boss, workers)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(NettyTransport.serverSocketChannelFor(boss))
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
@@ -67,7 +78,10 @@ public final class ProxyServer implements AutoCloseable {
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            return new ProxyServer(server, connections, upstream, stats, own ? boss : null, own ? workers : null);
+            NettyTransport transport = NettyTransport.of(workers);
+            LOG.info("browser proxy listening on {}:{} (transport: {})", config.host(),
+                    ((InetSocketAddress) server.localAddress()).getPort(), transport);
+            return new ProxyServer(server, connections, upstream, stats, own ? boss : null, own ? workers : null, transport);
         } catch (RuntimeException e) {
             upstream.close();
             throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
@@ -77,6 +91,11 @@ public final class ProxyServer implements AutoCloseable {
     /** The address the proxy listens on (with the real port when the configured one was 0). */
     public InetSocketAddress address() {
         return (InetSocketAddress) server.localAddress();
+    }
+
+    /** The transport its connections run on: that of its worker loops. */
+    public NettyTransport transport() {
+        return transport;
     }
 
     /** The proxy's counters and latency. */

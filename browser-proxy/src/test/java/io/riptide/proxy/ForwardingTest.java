@@ -2,9 +2,12 @@ package io.riptide.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.channel.epoll.Epoll;
 import io.riptide.core.http.Headers;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.testing.Await;
 import io.riptide.proxy.cache.CacheStatus;
 import io.riptide.proxy.cache.LookupResult;
@@ -96,6 +99,25 @@ class ForwardingTest {
         Await.until("the cache hears of the origin's response", () -> cache.originResponses.size() == 1);
         assertEquals(200, cache.originResponses.get(0).status());
         assertEquals(1, proxy.stats().misses());
+    }
+
+    /** On Linux the proxy's browser and origin connections run on native epoll (NIO elsewhere, or when forced). */
+    @Test
+    void runsOnTheProcesssTransportEpollOnLinux() throws Exception {
+        startProxy(config().build(), CacheLookup.NONE);
+        assertSame(NettyTransport.current(), proxy.transport());
+        if (Epoll.isAvailable() && System.getProperty(NettyTransport.PROPERTY) == null) {
+            assertSame(NettyTransport.EPOLL, proxy.transport());
+        }
+        // An origin connection is made on the browser connection's loop: of the wrong kind it would not register.
+        HttpResponse<String> r = get("/hello");
+        assertEquals(200, r.statusCode());
+        assertEquals("hello from the origin", r.body());
+        HttpResponse<String> status = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + proxy.address().getPort() + "/status.json")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, status.statusCode());
+        assertTrue(status.body().contains("\"transport\":\"" + NettyTransport.describe() + "\""), status.body());
     }
 
     @Test

@@ -1,7 +1,8 @@
 package io.riptide.cli;
 
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.EventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.discovery.Announcement.Role;
@@ -98,7 +99,7 @@ final class GatewayCommand implements Callable<Integer> {
                 config.monitorAfterStale(), config.staleWindow(), config.minMonitorInterval(), config.maxMonitorInterval(),
                 config.maxMonitors(), config.publishers(), config.pushClockSkew());
 
-        NioEventLoopGroup fetchGroup = new NioEventLoopGroup(2);
+        EventLoopGroup fetchGroup = NettyTransport.current().newGroup(2);
         OriginFetcher fetcher = new OriginFetcher(fetchGroup, OriginFetcherConfig.defaults().withMaxBodyBytes(maxObjectMb << 20)
                 .withPrivateOrigins(allowPrivateOrigins), OriginTls.systemDefault(), Clock.systemUTC());
         Gateway[] gateway = new Gateway[1];

@@ -1,5 +1,6 @@
 package io.riptide.proxy.status;
 
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.object.RejectReason;
 import io.riptide.dolr.admin.ReportPart;
 import io.riptide.dolr.admin.StatusReport;
@@ -32,6 +33,7 @@ public final class ProxyReport {
         ProxyStats.Latency l = stats.latency();
         ReportPart.Builder b = ReportPart.builder()
                 .summary("mode", config.passThrough() ? "pass-through (no cache lookups)" : "caching")
+                .summary("transport", NettyTransport.describe())
                 .summary("requests", "hits " + stats.hits() + ", misses " + stats.misses() + ", bypasses " + stats.bypasses()
                         + ", errors " + stats.errors())
                 .summary("clients allowed", config.allowFrom().stream().map(Cidr::toString).collect(Collectors.joining(", ")))

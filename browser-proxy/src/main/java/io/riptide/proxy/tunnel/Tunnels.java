@@ -6,8 +6,8 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.riptide.core.net.NettyTransport;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -29,7 +29,7 @@ public final class Tunnels {
     public static void connect(Channel client, String host, int port, Duration connectTimeout, Opened opened) {
         ChannelFuture f = new Bootstrap()
                 .group(client.eventLoop())
-                .channel(NioSocketChannel.class)
+                .channel(NettyTransport.socketChannelFor(client.eventLoop()))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.AUTO_READ, false)

@@ -6,7 +6,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.pool.ChannelHealthChecker;
 import io.netty.channel.pool.ChannelPool;
 import io.netty.channel.pool.FixedChannelPool;
-import io.netty.channel.socket.nio.NioSocketChannel;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
 import java.net.InetSocketAddress;
@@ -49,7 +49,8 @@ public final class UpstreamClient implements AutoCloseable {
     private FixedChannelPool newPool(Key key) {
         Bootstrap b = new Bootstrap()
                 .group(key.loop())
-                .channel(NioSocketChannel.class)
+                // The browser connection's loop, epoll or NIO: the channel must be of its kind.
+                .channel(NettyTransport.socketChannelFor(key.loop()))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)
                 // Unresolved, so the name is looked up at each connect rather than pinned forever.

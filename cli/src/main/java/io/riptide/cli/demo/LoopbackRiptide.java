@@ -1,9 +1,10 @@
 package io.riptide.cli.demo;
 
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.EventLoopGroup;
 import io.riptide.cachemanager.CacheManager;
 import io.riptide.cachemanager.CacheManagerConfig;
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.DolrConfig;
@@ -42,7 +43,7 @@ public final class LoopbackRiptide implements AutoCloseable {
             Duration.ofSeconds(3), Duration.ofSeconds(2));
 
     private final SigningKey provider = SigningKey.generate(new SecureRandom());
-    private final NioEventLoopGroup group;
+    private final EventLoopGroup group;
     private final OriginFetcher fetcher;
     private final List<OverlayServer> nodes = new ArrayList<>();
     private final OverlayServer gateway;
@@ -63,7 +64,7 @@ public final class LoopbackRiptide implements AutoCloseable {
         if (managers < 1) {
             throw new IllegalArgumentException("at least one cache manager, not " + managers);
         }
-        group = new NioEventLoopGroup(Math.min(4, 2 * Runtime.getRuntime().availableProcessors()));
+        group = NettyTransport.current().newGroup(Math.min(4, 2 * Runtime.getRuntime().availableProcessors()));
         // The demo's origins are on loopback, which a real gateway refuses (anyone in the overlay could make
         // it fetch the gateway host's own services): this one gateway, on one machine, allows them.
         fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withRate(10_000, 10_000).withPrivateOrigins(true),

@@ -4,13 +4,12 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.riptide.core.net.NettyTransport;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -46,10 +45,10 @@ public final class AdminServer implements AutoCloseable {
 
     /** Starts serving {@code reports} on {@code host:port} (port 0: any free port). */
     public static AdminServer start(String host, int port, StatusReports reports) {
-        EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("riptide-admin", true));
+        EventLoopGroup group = NettyTransport.current().newGroup(1, new DefaultThreadFactory("riptide-admin", true));
         AtomicInteger open = new AtomicInteger();
         try {
-            Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+            Channel channel = new ServerBootstrap().group(group).channel(NettyTransport.serverSocketChannelFor(group))
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
@@ -72,9 +71,11 @@ public final class AdminServer implements AutoCloseable {
         } catch (Exception e) {
             // Netty rethrows a failed bind's checked exception undeclared.
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            if (e instanceof BindException || e.getCause() instanceof BindException) {
+            // NIO's BindException or epoll's native bind error, as one BindException with NIO's message.
+            BindException bind = NettyTransport.bindFailure(e);
+            if (bind != null) {
                 throw new UncheckedIOException(new BindException("cannot listen on " + host + ":" + port
-                        + " for the admin server: " + e.getMessage()));
+                        + " for the admin server: " + bind.getMessage()));
             }
             throw e instanceof RuntimeException r ? r : new IllegalStateException("admin server failed to start", e);
         }

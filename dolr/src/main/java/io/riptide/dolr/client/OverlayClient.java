@@ -2,9 +2,9 @@ package io.riptide.dolr.client;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.id.Id;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.real.RealEnv;
@@ -97,7 +97,7 @@ public final class OverlayClient implements AutoCloseable {
 
     /** A client with its own event loop, set up by {@code options}. */
     public static OverlayClient start(SigningKey key, List<NodeAddress> seeds, Options options) {
-        return new OverlayClient(key, seeds, new NioEventLoopGroup(1), true, options);
+        return new OverlayClient(key, seeds, NettyTransport.current().newGroup(1), true, options);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.riptide.dolr.server;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.stage.StageMetrics;
 import io.riptide.core.store.disk.DiskStats;
@@ -53,7 +54,8 @@ public final class NodeReport implements StatusSource {
     @Override
     public CompletableFuture<ReportPart> report() {
         Duration uptime = Duration.ofNanos(System.nanoTime() - startedNanos);
-        return server.call(Snapshot::of).thenApply(s -> render(s, uptime, server.stageMetrics(), server.transportMetrics()));
+        return server.call(Snapshot::of).thenApply(s -> render(s, uptime, server.stageMetrics(), server.transportMetrics(),
+                server.nettyTransport()));
     }
 
     /** What is read on the node's loop: copies, so rendering happens off it. */
@@ -102,7 +104,8 @@ public final class NodeReport implements StatusSource {
         }
     }
 
-    private static ReportPart render(Snapshot s, Duration uptime, Map<String, StageMetrics> stages, TransportMetrics t) {
+    private static ReportPart render(Snapshot s, Duration uptime, Map<String, StageMetrics> stages, TransportMetrics t,
+            NettyTransport netty) {
         ReportPart.Builder b = ReportPart.builder()
                 .summary("node ID", s.id().toHex())
                 .summary("address", s.address())
@@ -111,7 +114,9 @@ public final class NodeReport implements StatusSource {
                 .summary("replicas", s.replicas() + " (" + s.bodies() + " distinct bodies, " + s.replicaBytes() + " bytes)")
                 .summary("store", s.disk() == null ? "in memory"
                         : "on disk: " + s.disk().flushes() + " flushes, " + s.disk().writtenBytes() + " bytes written")
-                .summary("messages", "in " + t.messagesReceived() + ", out " + t.messagesSent() + ", dropped " + t.messagesDropped());
+                .summary("messages", "in " + t.messagesReceived() + ", out " + t.messagesSent() + ", dropped " + t.messagesDropped())
+                // With the reason when the process's choice is NIO (forced, or epoll unavailable).
+                .summary("transport", netty == NettyTransport.current() ? NettyTransport.describe() : netty.label());
         b.table("Routing table", "rows by shared prefix; each entry is digit: node RTT (+ backups)",
                 List.of("row", "prefix", "entries", "digit: node"), s.routingRows());
         b.table("Leaf set", "", List.of("side", "node", "address", "RTT"), s.leafSet());

@@ -2,9 +2,9 @@ package io.riptide.dolr.server;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.riptide.core.id.Id;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.real.RealEnv;
@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * {@link RealEnv}. Every method is thread-safe; those that touch the node hop onto its loop and
  * answer with a future.
  *
- * <p>Several servers may share one NIO event loop group (each takes one loop of it for its node and
- * uses the group for I/O), so many nodes can run in one process on a few threads.
+ * <p>Several servers may share one event loop group, epoll or NIO (each takes one loop of it for its
+ * node and uses the group for I/O), so many nodes can run in one process on a few threads.
  */
 public final class OverlayServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OverlayServer.class);
@@ -97,9 +97,9 @@ public final class OverlayServer implements AutoCloseable {
                 new SplittableRandom(new SecureRandom().nextLong())));
     }
 
-    /** Starts a node on a group of its own; {@link #close} shuts the group down. */
+    /** Starts a node on a group of its own, of the process's transport; {@link #close} shuts the group down. */
     public static OverlayServer start(ServerSettings settings) {
-        EventLoopGroup own = new NioEventLoopGroup(OWN_THREADS, new DefaultThreadFactory("riptide-node"));
+        EventLoopGroup own = NettyTransport.current().newGroup(OWN_THREADS, new DefaultThreadFactory("riptide-node"));
         try {
             return start(settings, own, true);
         } catch (RuntimeException e) {
@@ -146,8 +146,8 @@ public final class OverlayServer implements AutoCloseable {
         }
         if (node.isJoined()) {
             joined.complete(null);
-            LOG.info("node {} at {} {}", node.self().id().shortHex(), address(), settings.bootstrapAddress()
-                    .map(b -> "joined the overlay through " + b).orElse("started a new overlay"));
+            LOG.info("node {} at {} {} (transport: {})", node.self().id().shortHex(), address(), settings.bootstrapAddress()
+                    .map(b -> "joined the overlay through " + b).orElse("started a new overlay"), nettyTransport());
             MembershipLog membership = new MembershipLog();
             membershipLog = loop.scheduleAtFixedRate(() -> {
                 if (!env.isStopped()) {
@@ -247,6 +247,11 @@ public final class OverlayServer implements AutoCloseable {
     /** The transport's counters; readable from any thread. */
     public TransportMetrics transportMetrics() {
         return transport.metrics();
+    }
+
+    /** The Netty transport its loop and sockets run on (its group's: epoll or NIO). */
+    public NettyTransport nettyTransport() {
+        return NettyTransport.of(group);
     }
 
     /** The node's stages, by name. */

@@ -11,12 +11,11 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.MessageHandler;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
@@ -35,9 +34,10 @@ import java.util.concurrent.TimeUnit;
  * A node's messages over TCP: it listens for peers, connects to them on demand, and makes every
  * connection prove the peer's key (its node ID) before a protocol message passes either way.
  *
- * <p>Connections and handshakes run on the given I/O event loops (NIO); messages are handed to the
- * node's handler on the node's own loop. Memory is bounded per connection by the frame limit and
- * per peer by the pending-bytes limit; whatever exceeds a bound is dropped and counted.
+ * <p>Connections and handshakes run on the given I/O event loops (epoll or NIO: the channels are of
+ * the group's kind, see {@link NettyTransport}); messages are handed to the node's handler on the
+ * node's own loop. Memory is bounded per connection by the frame limit and per peer by the
+ * pending-bytes limit; whatever exceeds a bound is dropped and counted.
  */
 public final class TcpTransport implements Transport {
     /** How long {@link #close} waits for sockets to close, when called off the I/O loops. */
@@ -74,7 +74,7 @@ public final class TcpTransport implements Transport {
         WriteBufferWaterMark waterMark = new WriteBufferWaterMark(config.maxPendingBytesPerPeer() / 4,
                 config.maxPendingBytesPerPeer() / 2);
         this.connector = new Bootstrap()
-                .channel(NioSocketChannel.class)
+                .channel(NettyTransport.socketChannelFor(ioGroup))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark);
@@ -82,7 +82,7 @@ public final class TcpTransport implements Transport {
         // accept nobody until then.
         ChannelFuture bound = new ServerBootstrap()
                 .group(ioGroup)
-                .channel(NioServerSocketChannel.class)
+                .channel(NettyTransport.serverSocketChannelFor(ioGroup))
                 .option(ChannelOption.AUTO_READ, false)
                 // A restarted node binds its old port while old connections linger in TIME_WAIT.
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -92,7 +92,9 @@ public final class TcpTransport implements Transport {
                 .bind(listen.host(), listen.port())
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
-            BindException e = new BindException("cannot listen on " + listen + ": " + bound.cause());
+            // Epoll's native bind error named as NIO's is, so the message reads the same on both.
+            BindException asBind = NettyTransport.bindFailure(bound.cause());
+            BindException e = new BindException("cannot listen on " + listen + ": " + (asBind != null ? asBind : bound.cause()));
             e.initCause(bound.cause());
             throw new UncheckedIOException(e);
         }

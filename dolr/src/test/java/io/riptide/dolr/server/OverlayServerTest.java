@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.channel.epoll.Epoll;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.id.Id;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.dolr.admin.ReportPart;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.transport.NettyLogWatch;
 import java.net.ServerSocket;
@@ -65,6 +68,19 @@ class OverlayServerTest {
     }
 
     @Test
+    void aServerOnItsOwnGroupRunsOnTheProcesssTransportAndReportsIt() throws Exception {
+        try (OverlayServer node = OverlayServer.start(ServerSettings.of(key(6), ANY_PORT))) {
+            assertTrue(node.awaitJoined(WAIT));
+            assertEquals(NettyTransport.current(), node.nettyTransport());
+            if (Epoll.isAvailable() && System.getProperty(NettyTransport.PROPERTY) == null) {
+                assertEquals(NettyTransport.EPOLL, node.nettyTransport(), "epoll on Linux");
+            }
+            ReportPart report = NodeReport.of(node).report().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertTrue(report.summary().contains(new ReportPart.Entry("transport", NettyTransport.describe())), report.summary().toString());
+        }
+    }
+
+    @Test
     void closeIsIdempotentFailsWhatWaitsAndRefusesLaterCalls() throws Exception {
         int deadPort;
         try (ServerSocket probe = new ServerSocket(0)) {
@@ -91,6 +107,8 @@ class OverlayServerTest {
             RuntimeException e = assertThrows(RuntimeException.class,
                     () -> OverlayServer.start(ServerSettings.of(key(5), first.address())));
             assertTrue(String.valueOf(e.getMessage()).contains("cannot listen on"), e.toString());
+            // The same words on epoll (a native error) as on NIO.
+            assertTrue(String.valueOf(e.getMessage()).contains("java.net.BindException: Address already in use"), e.toString());
         }
     }
 

@@ -7,7 +7,7 @@ import io.netty.channel.pool.AbstractChannelPoolMap;
 import io.netty.channel.pool.ChannelHealthChecker;
 import io.netty.channel.pool.ChannelPool;
 import io.netty.channel.pool.FixedChannelPool;
-import io.netty.channel.socket.nio.NioSocketChannel;
+import io.riptide.core.net.NettyTransport;
 import java.net.InetSocketAddress;
 
 /**
@@ -26,7 +26,8 @@ final class OriginPools implements AutoCloseable {
         this.publicOnly = addresses == null ? null : addresses.resolverGroup();
         Bootstrap base = new Bootstrap()
                 .group(ioGroup)
-                .channel(NioSocketChannel.class)
+                // The caller's group, epoll or NIO: the channels must be of its kind.
+                .channel(NettyTransport.socketChannelFor(ioGroup))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true);
         if (publicOnly != null) {
