@@ -6,7 +6,6 @@ import io.riptide.core.http.Headers;
 import io.riptide.core.http.VariantKey;
 import io.riptide.core.http.Variants;
 import io.riptide.core.id.Id;
-import io.riptide.core.object.ObjectNames;
 import io.riptide.core.runtime.Env;
 import java.time.Duration;
 import java.time.Instant;
@@ -109,7 +108,7 @@ public final class MemoryHits {
                 return null;
             }
             expected = variant.get();
-            guid = ObjectNames.objectGuid(key, url.value(), expected.toString());
+            guid = names.variant(key, url.value(), expected);
         }
         MemoryCopies.Held held = copies.copy(guid);
         if (held == null) {

@@ -4,12 +4,13 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.http.VariantKey;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
 import java.util.Optional;
 
 /**
- * A URL's names, remembered for the hot ones: its canonical form, and its base GUID under a provider.
+ * A URL's names, remembered for the hot ones: its canonical form, and its GUIDs under a provider.
  * Both are pure functions of their input, worth keeping because the memory tier answers a hot URL tens
  * of thousands of times a second and each answer would otherwise parse the URL and hash it again.
  * Bounded; thread-safe.
@@ -22,7 +23,12 @@ final class UrlNames {
             .executor(Runnable::run).build();
     private final Cache<BaseKey, Id> bases = Caffeine.newBuilder().maximumSize(MAX_URLS).executor(Runnable::run).build();
 
+    private final Cache<VariantName, Id> variants = Caffeine.newBuilder().maximumSize(MAX_URLS).executor(Runnable::run).build();
+
     private record BaseKey(PublicKey provider, String canonicalUrl) {
+    }
+
+    private record VariantName(PublicKey provider, String canonicalUrl, VariantKey variant) {
     }
 
     /** {@code url} in canonical form, or null if it cannot name an object. */
@@ -34,6 +40,12 @@ final class UrlNames {
                 return Optional.empty();
             }
         }).orElse(null);
+    }
+
+    /** The GUID of {@code canonicalUrl}'s {@code variant} under {@code provider}. */
+    Id variant(PublicKey provider, String canonicalUrl, VariantKey variant) {
+        return variants.get(new VariantName(provider, canonicalUrl, variant),
+                k -> ObjectNames.objectGuid(k.provider(), k.canonicalUrl(), k.variant().toString()));
     }
 
     /** The GUID of {@code canonicalUrl}'s base object under {@code provider}. */

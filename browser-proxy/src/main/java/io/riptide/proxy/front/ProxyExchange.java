@@ -58,7 +58,8 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private final boolean clientHttp11;
     private final boolean headRequest;
     private final long started;
-    private final ArrayDeque<HttpContent> early = new ArrayDeque<>();
+    // Most requests have no body: start small (the default would be 16 slots per request).
+    private final ArrayDeque<HttpContent> early = new ArrayDeque<>(1);
     private boolean keepAlive;
     private ProxyRequest cacheRequest;
     /** What the cache said, for the hint after the origin's answer; null when the cache was bypassed. */
