@@ -1,9 +1,11 @@
 package io.riptide.cli;
 
+import io.riptide.cli.bench.HitProxySetup;
 import io.riptide.cli.bench.HitProxyUnderTest;
 import io.riptide.cli.bench.HitThroughputBench;
 import io.riptide.cli.bench.InsertLatencyBench;
 import io.riptide.cli.bench.ProxyOverheadBench;
+import io.riptide.cli.bench.ProxyProcess;
 import io.riptide.cli.bench.ProxyUnderTest;
 import io.riptide.cli.bench.StoreBench;
 import io.riptide.core.store.disk.DiskPolicy;
@@ -12,7 +14,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -118,48 +122,117 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code riptide bench hit-throughput}: requests per second of overlay hits through the proxy. */
+    /** {@code riptide bench hit-throughput}: hits per second, Riptide's proxy beside Squid and nginx. */
     @Command(name = "hit-throughput", mixinStandardHelpOptions = true,
-            description = {"Measures overlay hits per second through the browser proxy.",
-            "Inserts 1 KB and 10 KB objects into a loopback overlay, then requests them through the browser proxy "
-            + "from many keep-alive connections in a closed loop and reports requests per second and latency."},
-            footerHeading = "%nExample:%n", footer = "  riptide bench hit-throughput --out results/hit-throughput --seconds 10")
+            description = {"Measures hits per second: Riptide's proxy beside Squid and nginx, loaded alike by wrk.",
+            "Serves 1, 10 and 100 KB objects as hits from the browser proxy's memory tier and (tier off) from the "
+            + "overlay, from Squid's memory cache and, as the machine's practical limit, from disk by nginx, each loaded "
+            + "by wrk after a warm-up. The proxy runs in a JVM of its own; its GC pauses are then read from its GC log "
+            + "while it serves memory hits at half its measured maximum rate under open-loop load. Squid, nginx and wrk "
+            + "are started by the benchmark: apt-get install wrk nginx squid (a missing one's figures are null)."},
+            footerHeading = "%nExample:%n", footer = "  riptide bench hit-throughput --out results/hit-throughput --duration 10s")
     static final class HitThroughput implements Callable<Integer> {
         private final boolean stderrIsTerminal;
-        private final Supplier<? extends HitProxyUnderTest> proxy;
+        private final Function<HitProxySetup, ? extends HitProxyUnderTest> proxy;
+        private final Supplier<HitThroughputBench.Tools> tools;
 
-        HitThroughput(boolean stderrIsTerminal, Supplier<? extends HitProxyUnderTest> proxy) {
+        HitThroughput(boolean stderrIsTerminal, Function<HitProxySetup, ? extends HitProxyUnderTest> proxy) {
+            this(stderrIsTerminal, proxy, HitThroughputBench.Tools::installed);
+        }
+
+        HitThroughput(boolean stderrIsTerminal, Function<HitProxySetup, ? extends HitProxyUnderTest> proxy,
+                Supplier<HitThroughputBench.Tools> tools) {
             this.stderrIsTerminal = stderrIsTerminal;
             this.proxy = proxy;
+            this.tools = tools;
         }
 
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the chart (required).")
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, CSV and the charts (required).")
         private Path out;
 
-        @Option(names = "--seconds", paramLabel = "S", defaultValue = "10", description = "Load time per object size (default: ${DEFAULT-VALUE}).")
-        private int seconds;
+        // Set by either option, whichever comes last; neither has a picocli default, which would overwrite the other.
+        private Duration duration = Duration.ofSeconds(10);
 
-        @Option(names = "--connections", paramLabel = "N", defaultValue = "64", description = "Keep-alive connections (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+                description = "Measured load per system and object size, in whole seconds: 10s, 1m, ... (default: 10s).")
+        void duration(Duration d) {
+            duration = d;
+        }
+
+        /** The earlier name of {@code --duration}, kept working for scripts that use it. */
+        @Option(names = "--seconds", paramLabel = "S", hidden = true, converter = DurationConverter.class,
+                description = "The same as --duration, in seconds (default: 10).")
+        void seconds(Duration d) {
+            duration = d;
+        }
+
+        @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
+                description = "The same load before each measurement, discarded; 0 for none (default: ${DEFAULT-VALUE}).")
+        private Duration warmup;
+
+        @Option(names = "--connections", paramLabel = "N", defaultValue = "64", description = "wrk's keep-alive connections (default: ${DEFAULT-VALUE}).")
         private int connections;
+
+        @Option(names = "--wrk-threads", paramLabel = "N", defaultValue = "2", description = "wrk's threads (default: ${DEFAULT-VALUE}).")
+        private int wrkThreads;
+
+        @Option(names = "--memory-mb", paramLabel = "MB", defaultValue = "256",
+                description = "The proxy's memory tier in the memory-hit row, and Squid's memory cache (default: ${DEFAULT-VALUE}).")
+        private int memoryMb;
+
+        @Option(names = "--proxy-gc", paramLabel = "GC", defaultValue = "g1",
+                description = "The collector of the proxy's JVM: g1, zgc, parallel, serial or shenandoah (default: ${DEFAULT-VALUE}).")
+        private String proxyGc;
+
+        @Option(names = "--open-loop", paramLabel = "DURATION", defaultValue = "20s", converter = DurationConverter.class,
+                description = "How long the proxy serves open-loop memory hits at half its maximum rate while its GC pauses "
+                    + "are read; 0 skips it (default: ${DEFAULT-VALUE}).")
+        private Duration openLoop;
 
         @Override
         public Integer call() throws Exception {
-            if (seconds < 1 || seconds > 3600) {
-                throw new ParameterException(spec.commandLine(), "--seconds must be between 1 and 3600, got " + seconds);
+            if (!wholeSeconds(duration) || duration.toSeconds() < 1 || duration.toSeconds() > 3600) {
+                throw new ParameterException(spec.commandLine(), "--duration must be whole seconds between 1s and 1h, got "
+                        + DurationConverter.format(duration));
+            }
+            if (!wholeSeconds(warmup) || warmup.toSeconds() > 600) {
+                throw new ParameterException(spec.commandLine(), "--warmup must be whole seconds between 0 and 10m, got "
+                        + DurationConverter.format(warmup));
+            }
+            if (!wholeSeconds(openLoop) || openLoop.toSeconds() > 3600) {
+                throw new ParameterException(spec.commandLine(), "--open-loop must be whole seconds between 0 and 1h, got "
+                        + DurationConverter.format(openLoop));
             }
             if (connections < 1 || connections > 1024) {
                 throw new ParameterException(spec.commandLine(), "--connections must be between 1 and 1024, got " + connections);
             }
+            if (wrkThreads < 1 || wrkThreads > 64) {
+                throw new ParameterException(spec.commandLine(), "--wrk-threads must be between 1 and 64, got " + wrkThreads);
+            }
+            if (memoryMb < 1 || memoryMb > 65536) {
+                throw new ParameterException(spec.commandLine(), "--memory-mb must be between 1 and 65536, got " + memoryMb);
+            }
+            String gc = proxyGc.toLowerCase(Locale.ROOT);
+            if (!ProxyProcess.COLLECTORS.containsKey(gc)) {
+                throw new ParameterException(spec.commandLine(), "--proxy-gc must be one of g1, zgc, parallel, serial, shenandoah, got " + proxyGc);
+            }
             PrintWriter stdout = spec.commandLine().getOut();
             Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
-            String summary = new HitThroughputBench(connections, Duration.ofSeconds(seconds), out, progress, proxy).run();
+            PrintWriter messages = spec.commandLine().getErr();
+            HitThroughputBench.Settings settings = new HitThroughputBench.Settings(connections, wrkThreads, duration, warmup, memoryMb, gc,
+                    openLoop);
+            String summary = new HitThroughputBench(settings, out, progress, messages, proxy, tools.get()).run();
             stdout.println(summary);
             stdout.println("results in " + out.toAbsolutePath().normalize());
             stdout.flush();
             return 0;
+        }
+
+        private static boolean wholeSeconds(Duration d) {
+            return !d.isNegative() && d.toMillis() % 1000 == 0;
         }
     }
 

@@ -11,6 +11,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -22,6 +23,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.net.InetSocketAddress;
+import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +39,11 @@ public final class LoopbackOrigin implements AutoCloseable {
     private final NioEventLoopGroup group;
     private final Channel server;
     private final LongAdder requests = new LongAdder();
+    private final Map<String, byte[]> bodies;
+    private volatile DateText date;
 
     private LoopbackOrigin(List<Integer> sizes, int threads) throws InterruptedException {
-        Map<String, byte[]> bodies = new HashMap<>();
+        bodies = new HashMap<>();
         Random random = new Random(42); // fixed: the bodies need only be incompressible, not secret
         for (int size : sizes) {
             byte[] body = new byte[size];
@@ -83,9 +87,32 @@ public final class LoopbackOrigin implements AutoCloseable {
         return "127.0.0.1:" + address().getPort();
     }
 
+    /** The bytes it serves as the object of {@code size} bytes (a copy), so another server can serve the very same. */
+    public byte[] body(int size) {
+        byte[] body = bodies.get(path(size));
+        if (body == null) {
+            throw new IllegalArgumentException("this origin serves no object of " + size + " bytes");
+        }
+        return body.clone();
+    }
+
     /** How many requests it has answered so far. */
     public long requests() {
         return requests.sum();
+    }
+
+    /** The Date field value for now, formatted once a second. */
+    private String date() {
+        long second = System.currentTimeMillis() / 1000;
+        DateText d = date;
+        if (d == null || d.second() != second) {
+            d = new DateText(second, DateFormatter.format(new Date(second * 1000)));
+            date = d;
+        }
+        return d.text();
+    }
+
+    private record DateText(long second, String text) {
     }
 
     @Override
@@ -112,8 +139,9 @@ public final class LoopbackOrigin implements AutoCloseable {
             FullHttpResponse response = body == null
                     ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_FOUND, Unpooled.EMPTY_BUFFER)
                     : new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(body));
+            // Date as RFC 9110 asks of an origin with a clock: without it Squid reckons max-age from nothing and stores nothing.
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM)
-                    .set(HttpHeaderNames.CACHE_CONTROL, "max-age=3600");
+                    .set(HttpHeaderNames.CACHE_CONTROL, "max-age=3600").set(HttpHeaderNames.DATE, date());
             HttpUtil.setContentLength(response, response.content().readableBytes());
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpUtil.setKeepAlive(response, keepAlive);

@@ -11,6 +11,9 @@ import java.util.List;
 
 /** Where the benchmarks get Riptide's browser proxy: in pass-through mode, or over a loopback overlay serving hits. */
 public final class ProxyFactory {
+    private static final Duration HIT_PATIENCE = Duration.ofSeconds(15);
+    private static final String MEMORY = "detail=memory";
+
     private ProxyFactory() {
     }
 
@@ -39,28 +42,81 @@ public final class ProxyFactory {
         };
     }
 
-    /** The browser proxy over a small loopback overlay with a gateway; {@code makeHits} gets URLs inserted through it. */
-    public static HitProxyUnderTest overlayHits() {
+    /**
+     * The browser proxy in a JVM of its own ({@link ProxyProcess}) over a small loopback overlay with a gateway, which
+     * stay in this JVM; {@code makeHits} gets URLs inserted through the overlay and checks that the proxy then serves
+     * each as a hit: an overlay hit first and, with its memory tier on, a memory hit next (with it off, never one).
+     */
+    public static HitProxyUnderTest overlayHits(HitProxySetup setup) {
         return new HitProxyUnderTest() {
             private LoopbackRiptide riptide;
+            private ProxyProcess proxy;
 
             @Override
             public InetSocketAddress start() throws Exception {
                 riptide = new LoopbackRiptide(4, 0);
-                return riptide.proxyAddress();
+                proxy = ProxyProcess.start(setup.gc(), setup.gcLog(), List.of("--host", "127.0.0.1", "--port", "0",
+                        "--seed", riptide.storageNodes().get(0).address().toString(),
+                        "--provider", riptide.provider().publicKey().toString(),
+                        "--memory-mb", Integer.toString(setup.memoryMb())), setup.output());
+                return proxy.address();
             }
 
             @Override
             public void makeHits(List<URI> urls) throws Exception {
                 for (URI url : urls) {
-                    if (!riptide.makeHit(url, Duration.ofSeconds(15))) {
-                        throw new IllegalStateException(url + " was not served from the overlay within 15 s");
+                    // Through the overlay's own (in-process) proxy: the first request's miss makes the gateway insert it.
+                    if (!riptide.makeHit(url, HIT_PATIENCE)) {
+                        throw new IllegalStateException(url + " was not served from the overlay within " + HIT_PATIENCE.toSeconds() + " s");
+                    }
+                }
+                try (HttpConnection c = HttpConnection.open(proxy.address(), HIT_PATIENCE)) {
+                    for (URI url : urls) {
+                        String first = awaitHit(c, url);
+                        if (first.contains(MEMORY)) {
+                            throw new IllegalStateException("the proxy's first answer for " + url + " came from its memory tier ("
+                                    + first + "), not from the overlay: was it fetched through it before?");
+                        }
+                        String second = cacheStatus(c, url);
+                        if (setup.memoryTier() && !second.contains(MEMORY)) {
+                            throw new IllegalStateException("with --memory-mb " + setup.memoryMb() + " the proxy answered the second request for "
+                                    + url + " with Cache-Status '" + second + "', not a memory hit (" + MEMORY + ")");
+                        }
+                        if (!setup.memoryTier() && (!second.contains("; hit") || second.contains(MEMORY))) {
+                            throw new IllegalStateException("with --memory-mb 0 the proxy answered the second request for "
+                                    + url + " with Cache-Status '" + second + "', not an overlay hit");
+                        }
                     }
                 }
             }
 
+            private String awaitHit(HttpConnection c, URI url) throws Exception {
+                long end = System.nanoTime() + HIT_PATIENCE.toNanos();
+                String status = "";
+                while (System.nanoTime() < end) {
+                    status = cacheStatus(c, url);
+                    if (status.contains("; hit")) {
+                        return status;
+                    }
+                    Thread.sleep(100);
+                }
+                throw new IllegalStateException("the proxy in its own JVM did not serve " + url + " as a hit within "
+                        + HIT_PATIENCE.toSeconds() + " s (last Cache-Status '" + status + "'); its output: " + proxy.outputTail());
+            }
+
+            private String cacheStatus(HttpConnection c, URI url) throws Exception {
+                HttpResponse r = c.get(url.toString(), url.getAuthority());
+                if (r.status() != 200) {
+                    throw new IllegalStateException("the proxy answered GET " + url + " with " + HttpWire.firstLine(r.head()));
+                }
+                return HttpWire.header(r.head(), "Cache-Status").orElse("");
+            }
+
             @Override
             public void close() {
+                if (proxy != null) {
+                    proxy.close();
+                }
                 if (riptide != null) {
                     riptide.close();
                 }
@@ -68,7 +124,7 @@ public final class ProxyFactory {
 
             @Override
             public String name() {
-                return "riptide proxy (overlay hits)";
+                return setup.memoryTier() ? "riptide proxy (memory hits)" : "riptide proxy (overlay hits)";
             }
         };
     }

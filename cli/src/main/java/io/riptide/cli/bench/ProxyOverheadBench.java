@@ -30,6 +30,8 @@ public final class ProxyOverheadBench {
     public static final double TARGET_ADDED_P50_MS = 0.25;
     /** ... for objects up to this size (and less than Squid adds at every size). */
     public static final int TARGET_UP_TO_BYTES = 10240;
+    /** The large object whose figures result.json also gives on their own. */
+    public static final int LARGE_OBJECT_BYTES = 409600;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final int requests;
@@ -179,6 +181,14 @@ public final class ProxyOverheadBench {
         json.object("target").put("proxy_added_p50_ms_at_most", TARGET_ADDED_P50_MS).put("up_to_size", (long) TARGET_UP_TO_BYTES)
                 .put("and_less_than_squid_adds", true);
         json.put("target_met", met);
+        // The largest object on its own (the large-object item): what each proxy adds there, same run.
+        rows.stream().filter(r -> r.sizeBytes() == LARGE_OBJECT_BYTES).findFirst().ifPresent(r -> json
+                .put("direct_p50_ms_400k", r.direct().p50Ms()).put("proxy_p50_ms_400k", r.proxy().p50Ms())
+                .put("squid_p50_ms_400k", r.squid().p50Ms()).put("proxy_p99_ms_400k", r.proxy().p99Ms())
+                .put("squid_p99_ms_400k", r.squid().p99Ms())
+                .put("proxy_added_p50_ms_400k", r.proxyAddedP50Ms()).put("squid_added_p50_ms_400k", r.squidAddedP50Ms())
+                .put("proxy_adds_less_than_squid_400k", r.proxy().present() && r.squid().present()
+                        && r.proxyAddedP50Ms() < r.squidAddedP50Ms()));
         json.object("machine").put("cores", (long) Runtime.getRuntime().availableProcessors())
                 .put("java", System.getProperty("java.version"))
                 .put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));

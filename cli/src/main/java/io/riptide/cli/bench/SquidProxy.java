@@ -13,27 +13,45 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * Squid as the reference forward proxy: started as a child process with a minimal loopback-only config and its
- * cache off, so that it, like the browser proxy in pass-through mode, only relays.
+ * cache off, so that it, like the browser proxy in pass-through mode, only relays; or, for hit throughput, with
+ * a memory cache and no disk cache ({@link #withMemoryCache}).
  */
 public final class SquidProxy implements ProxyUnderTest {
     private static final List<String> KNOWN_PLACES = List.of("/usr/sbin/squid", "/usr/local/sbin/squid");
     private static final Duration STARTUP = Duration.ofSeconds(30);
     private final Path binary;
+    private final int memoryCacheMb;
     private Path dir;
     private Process process;
 
-    private SquidProxy(Path binary) {
+    private SquidProxy(Path binary, int memoryCacheMb) {
         this.binary = binary;
+        this.memoryCacheMb = memoryCacheMb;
     }
 
     /** Squid if its binary is installed here, else empty. */
     public static Optional<SquidProxy> find() {
-        return binary().map(SquidProxy::new);
+        return binary().map(b -> new SquidProxy(b, 0));
+    }
+
+    /**
+     * Squid with a memory cache of {@code megabytes} (and no disk cache), if installed here; objects up to 1 MB
+     * are kept in memory, so a second request for one is a memory hit.
+     */
+    public static Optional<SquidProxy> withMemoryCache(int megabytes) {
+        if (megabytes < 1) {
+            throw new IllegalArgumentException("a memory cache needs at least 1 MB, not " + megabytes);
+        }
+        return binary().map(b -> new SquidProxy(b, megabytes));
+    }
+
+    /** What {@code squid -v} says first, such as {@code Squid Cache: Version 5.7}. */
+    public String version() {
+        return ChildProcesses.firstLine(List.of(binary.toString(), "-v"));
     }
 
     /** Squid, or an {@link IllegalStateException} saying it is not installed; the benchmarks' proxy source. */
@@ -56,9 +74,9 @@ public final class SquidProxy implements ProxyUnderTest {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         int port = freePort();
         Path conf = dir.resolve("squid.conf");
-        Files.writeString(conf, config(dir, port));
-        process = new ProcessBuilder(binary.toString(), "-N", "-f", conf.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("squid.out").toFile()).start();
+        Files.writeString(conf, config(dir, port, memoryCacheMb));
+        process = ChildProcesses.start(new ProcessBuilder(binary.toString(), "-N", "-f", conf.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("squid.out").toFile()));
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
         long deadline = System.nanoTime() + STARTUP.toNanos();
         while (!accepts(address)) {
@@ -75,13 +93,22 @@ public final class SquidProxy implements ProxyUnderTest {
 
     /** The minimal config: loopback only, no cache of any kind, every file in our own directory. */
     static String config(Path dir, int port) {
+        return config(dir, port, 0);
+    }
+
+    /**
+     * The minimal config with a memory cache of {@code memoryCacheMb} (0: no cache of any kind): loopback only,
+     * no disk cache, every file in our own directory.
+     */
+    static String config(Path dir, int port, int memoryCacheMb) {
+        List<String> cache = memoryCacheMb == 0 ? List.of("cache deny all", "cache_mem 0 MB")
+                : List.of("cache_mem " + memoryCacheMb + " MB", "maximum_object_size_in_memory 1 MB", "memory_cache_mode always");
         return String.join("\n",
                 "http_port 127.0.0.1:" + port,
                 "acl loopback src 127.0.0.1/32 ::1",
                 "http_access allow loopback",
                 "http_access deny all",
-                "cache deny all",
-                "cache_mem 0 MB",
+                String.join("\n", cache),
                 "pid_filename " + dir.resolve("squid.pid"),
                 "cache_log " + dir.resolve("cache.log"),
                 "access_log none",
@@ -96,15 +123,7 @@ public final class SquidProxy implements ProxyUnderTest {
     @Override
     public void close() {
         if (process != null) {
-            process.destroy();
-            try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            ChildProcesses.stopTree(process);
             process = null;
         }
         if (dir != null) {
@@ -115,7 +134,7 @@ public final class SquidProxy implements ProxyUnderTest {
 
     @Override
     public String name() {
-        return "squid";
+        return memoryCacheMb == 0 ? "squid" : "squid (memory cache)";
     }
 
     private String log() {
