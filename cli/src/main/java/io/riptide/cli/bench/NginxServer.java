@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 /**
  * nginx serving files straight from disk, the reference for what this machine can serve at all: started by the
  * benchmark as the current user with its own prefix directory (config, pid file, logs and temp directories all
- * inside it), in the foreground with one worker, and stopped with its whole process tree on close.
+ * inside it), in the foreground with one worker per core, and stopped with its whole process tree on close.
  */
 public final class NginxServer implements AutoCloseable {
     private static final List<String> KNOWN_PLACES = List.of("/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx");
@@ -82,7 +82,7 @@ public final class NginxServer implements AutoCloseable {
     }
 
     /**
-     * The config: foreground with a master and one worker, every file it writes inside {@code prefix}, no access log,
+     * The config: foreground with a master and one worker per core, every file it writes inside {@code prefix}, no access log,
      * loopback only, the documents from {@code prefix/html} with sendfile, and keep-alive connections never closed by
      * a request count (the proxies measured beside it do not close them either).
      */
@@ -91,7 +91,8 @@ public final class NginxServer implements AutoCloseable {
         return String.join("\n",
                 "daemon off;",
                 "master_process on;",
-                "worker_processes 1;",
+                // One worker per core, as the proxy has one loop per core: equal resources.
+                "worker_processes auto;",
                 "pid " + prefix.resolve("nginx.pid") + ";",
                 "error_log " + prefix.resolve("error.log") + " warn;",
                 "events {",

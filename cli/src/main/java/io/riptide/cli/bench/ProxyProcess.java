@@ -25,8 +25,6 @@ public final class ProxyProcess implements AutoCloseable {
     /** The collectors {@code --proxy-gc} offers, by name, with the flag that selects each. */
     public static final Map<String, String> COLLECTORS = Map.of("g1", "-XX:+UseG1GC", "zgc", "-XX:+UseZGC",
             "parallel", "-XX:+UseParallelGC", "serial", "-XX:+UseSerialGC", "shenandoah", "-XX:+UseShenandoahGC");
-    /** The proxy's heap: fixed, so that the pauses do not depend on how much memory this machine happens to have. */
-    public static final String HEAP = "1g";
     private static final Pattern LISTENING = Pattern.compile("riptide browser proxy on http://([^/:]+):(\\d+)/");
     private static final List<String> READY = List.of("reading the cache through the overlay", "no overlay node answered yet",
             "no overlay behind it");
@@ -65,7 +63,10 @@ public final class ProxyProcess implements AutoCloseable {
         }
     }
 
-    /** The JVM options: the collector, a fixed heap, and the GC log at {@code gcLog}. */
+    /**
+     * The JVM options: the collector and the GC log at {@code gcLog}; the heap is the JVM's default, as
+     * {@code riptide proxy} runs it, so the pauses measured are the ones a user gets.
+     */
     public static List<String> jvmOptions(String gc, Path gcLog) {
         String flag = COLLECTORS.get(gc.toLowerCase(Locale.ROOT));
         if (flag == null) {
@@ -76,7 +77,7 @@ public final class ProxyProcess implements AutoCloseable {
         if (file.contains(":") || file.contains(",")) {
             file = "\"" + file + "\"";
         }
-        return List.of(flag, "-Xms" + HEAP, "-Xmx" + HEAP, "-Xlog:gc*:file=" + file);
+        return List.of(flag, "-Xlog:gc*:file=" + file);
     }
 
     /** This JVM's java binary, so the child runs the same Java as the benchmark. */

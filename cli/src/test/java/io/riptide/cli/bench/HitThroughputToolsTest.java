@@ -106,7 +106,7 @@ class HitThroughputToolsTest {
     @Test
     void nginxsConfigKeepsEveryFileInItsPrefixAndListensOnLoopback() {
         String conf = NginxServer.config(Path.of("/tmp/n"), 4321);
-        for (String line : List.of("daemon off;", "master_process on;", "worker_processes 1;", "pid /tmp/n/nginx.pid;",
+        for (String line : List.of("daemon off;", "master_process on;", "worker_processes auto;", "pid /tmp/n/nginx.pid;",
                 "error_log /tmp/n/error.log warn;", "    access_log off;", "        listen 127.0.0.1:4321;", "        root /tmp/n/html;",
                 "    client_body_temp_path /tmp/n/tmp/client_body;", "    proxy_temp_path /tmp/n/tmp/proxy;",
                 "    fastcgi_temp_path /tmp/n/tmp/fastcgi;", "    uwsgi_temp_path /tmp/n/tmp/uwsgi;", "    scgi_temp_path /tmp/n/tmp/scgi;")) {
@@ -189,11 +189,11 @@ class HitThroughputToolsTest {
     }
 
     @Test
-    void theProxysJvmGetsTheChosenCollectorAFixedHeapAndAGcLog() {
+    void theProxysJvmGetsTheChosenCollectorAndAGcLogAndTheDefaultHeap() {
         List<String> g1 = ProxyProcess.jvmOptions("g1", Path.of("/tmp/out/proxy-gc.log"));
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "-Xlog:gc*:file=/tmp/out/proxy-gc.log"), g1);
+        assertEquals(List.of("-XX:+UseG1GC", "-Xlog:gc*:file=/tmp/out/proxy-gc.log"), g1);
         assertEquals("-XX:+UseZGC", ProxyProcess.jvmOptions("ZGC", Path.of("/tmp/gc.log")).get(0));
-        assertEquals("-Xlog:gc*:file=\"/tmp/a:b/gc.log\"", ProxyProcess.jvmOptions("parallel", Path.of("/tmp/a:b/gc.log")).get(3));
+        assertEquals("-Xlog:gc*:file=\"/tmp/a:b/gc.log\"", ProxyProcess.jvmOptions("parallel", Path.of("/tmp/a:b/gc.log")).get(1));
         assertThrows(IllegalArgumentException.class, () -> ProxyProcess.jvmOptions("cms", Path.of("/tmp/gc.log")));
     }
 }
