@@ -84,6 +84,9 @@ public final class HitThroughputBench {
     private long originRequestsDuringLoad;
     private String proxyName = "unavailable";
     private OpenLoopLoad.Result openLoop;
+    /** The offered rate of the equal-rate comparison, once Squid's maximum is known; 0 before (or without Squid). */
+    private double equalRate;
+    private final Map<String, OpenLoopLoad.Result> atEqualRate = new LinkedHashMap<>();
     private GcPauses gcPauses;
 
     /**
@@ -111,9 +114,10 @@ public final class HitThroughputBench {
                 Wrk wrk = new Wrk(tools.wrk().get(), Math.min(settings.wrkThreads(), settings.connections()), settings.connections());
                 versions.put("wrk", wrk.version());
                 List<URI> urls = SIZES.stream().map(s -> URI.create("http://" + origin.authority() + LoopbackOrigin.path(s))).toList();
+                // Squid first: its rate sets the equal-rate comparison the Riptide memory row then repeats.
+                squidRow(SYSTEMS.get(2), origin, urls, wrk);
                 riptideRow(SYSTEMS.get(0), true, origin, urls, wrk);
                 riptideRow(SYSTEMS.get(1), false, origin, urls, wrk);
-                squidRow(SYSTEMS.get(2), origin, urls, wrk);
                 nginxRow(SYSTEMS.get(3), origin, wrk);
             }
         }
@@ -137,6 +141,7 @@ public final class HitThroughputBench {
             checkServes(row, address, origin, true);
             measure(row, address, origin, true, wrk);
             if (memoryTier) {
+                equalRate(row, address, origin);
                 openLoop(address, origin, setup.gcLog());
             }
         }
@@ -159,7 +164,47 @@ public final class HitThroughputBench {
             }
             checkServes(row, address, origin, true);
             measure(row, address, origin, true, wrk);
+            double squidMax = results.get(row.key()).get(SIZES.get(0)).rps();
+            if (!settings.openLoop().isZero() && squidMax > 0) {
+                equalRate = Math.max(1, Math.floor(OPEN_LOOP_FRACTION * squidMax));
+                equalRate(row, address, origin);
+            }
         }
+    }
+
+    /**
+     * 1 KB hits at the same offered rate for Squid and for Riptide's memory tier (half of Squid's closed-loop
+     * maximum), open loop: a latency comparison at equal load, which the closed-loop p99s (each system at its own
+     * saturation, Riptide at about twice Squid's rate) are not.
+     */
+    private void equalRate(SystemRow row, InetSocketAddress address, LoopbackOrigin origin) throws Exception {
+        if (equalRate > 0) {
+            OpenLoopLoad.Result r = openLoopAt(address, origin, equalRate, row.label() + " at the equal rate");
+            atEqualRate.put(row.key(), r);
+            say(String.format(Locale.ROOT, "  %s at %,.0f req/s open loop: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms%s", row.label(),
+                    equalRate, r.p50Ms(), r.p99Ms(), r.p999Ms(), r.saturated() ? " (saturated)" : ""));
+        }
+    }
+
+    /** An open-loop run of 1 KB hits at {@code rate} after a discarded warm-up; its origin requests are counted. */
+    private OpenLoopLoad.Result openLoopAt(InetSocketAddress address, LoopbackOrigin origin, double rate, String what)
+            throws Exception {
+        progress.begin(String.format(Locale.ROOT, "open-loop 1 KB, %s: %,.0f req/s, %d s warm-up + %d s", what, rate,
+                settings.warmup().toSeconds(), settings.openLoop().toSeconds()), 1);
+        long before = origin.requests();
+        String target = "http://" + origin.authority() + LoopbackOrigin.path(SIZES.get(0));
+        if (!settings.warmup().isZero()) {
+            // Discarded: the generator's own code is cold, and a cold generator falls behind its schedule, which its
+            // latencies (measured from the schedule) would charge to the system measured.
+            new OpenLoopLoad(rate, settings.warmup(), settings.connections(), OPEN_LOOP_MAX_CONNECTIONS)
+                    .run(address, target, origin.authority(), SIZES.get(0));
+        }
+        OpenLoopLoad.Result r = new OpenLoopLoad(rate, settings.openLoop(), settings.connections(), OPEN_LOOP_MAX_CONNECTIONS)
+                .run(address, target, origin.authority(), SIZES.get(0));
+        originRequestsDuringLoad += origin.requests() - before;
+        progress.step();
+        progress.finish();
+        return r;
     }
 
     /** Requests {@code url} until Squid says it answered from its cache (a memory hit: it has no disk cache). */
@@ -267,24 +312,10 @@ public final class HitThroughputBench {
             return;
         }
         double rate = Math.max(1, Math.floor(OPEN_LOOP_FRACTION * max));
-        progress.begin(String.format(Locale.ROOT, "open-loop 1 KB memory hits at %,.0f req/s, %d s warm-up + %d s (the proxy's GC pauses)",
-                rate, settings.warmup().toSeconds(), settings.openLoop().toSeconds()), 1);
-        long before = origin.requests();
-        String target = "http://" + origin.authority() + LoopbackOrigin.path(SIZES.get(0));
-        if (!settings.warmup().isZero()) {
-            // Discarded: the generator's own code is cold, and a cold generator falls behind its schedule, which its
-            // latencies (measured from the schedule) would charge to the proxy.
-            new OpenLoopLoad(rate, settings.warmup(), settings.connections(), OPEN_LOOP_MAX_CONNECTIONS)
-                    .run(address, target, origin.authority(), SIZES.get(0));
-        }
         long offset = GcPauses.length(gcLog);
-        openLoop = new OpenLoopLoad(rate, settings.openLoop(), settings.connections(), OPEN_LOOP_MAX_CONNECTIONS)
-                .run(address, target, origin.authority(), SIZES.get(0));
-        originRequestsDuringLoad += origin.requests() - before;
+        openLoop = openLoopAt(address, origin, rate, "memory hits at half their maximum (the proxy's GC pauses)");
         Thread.sleep(200); // the JVM's log writer catches up
         gcPauses = Files.exists(gcLog) ? GcPauses.since(gcLog, offset) : null;
-        progress.step();
-        progress.finish();
         if (openLoop.saturated()) {
             say(String.format(Locale.ROOT, "  warning: the proxy and this generator, sharing the cores, did not keep up with %,.0f req/s: "
                     + "%,d requests waited for one of the %d connections, so the open-loop latencies measure that backlog", rate,
@@ -385,6 +416,13 @@ public final class HitThroughputBench {
             json.put("open_loop_saturated", openLoop.saturated());
         } else {
             json.put("open_loop_saturated", Double.NaN);
+        }
+        json.put("equal_rate", equalRate > 0 ? equalRate : Double.NaN);
+        for (String key : List.of(SYSTEMS.get(0).key(), SYSTEMS.get(2).key())) {
+            OpenLoopLoad.Result r = atEqualRate.get(key);
+            json.put(key + "_equal_rate_p50_ms", r == null ? Double.NaN : r.p50Ms())
+                    .put(key + "_equal_rate_p99_ms", r == null ? Double.NaN : r.p99Ms())
+                    .put(key + "_equal_rate_p999_ms", r == null ? Double.NaN : r.p999Ms());
         }
         Map<String, Boolean> targets = targets(gcP999);
         ResultJson t = json.object("targets");
@@ -491,6 +529,11 @@ public final class HitThroughputBench {
                     + "p99.9 %.3f ms%n", settings.gc(), openLoop.rate(), openLoop.saturated() ? " (saturated: requests queued)" : "", gcPauses == null ? "no GC log" : String.format(Locale.ROOT,
                             "%d pauses, p99.9 %.3f ms, max %.3f ms", gcPauses.count(), gcP999, gcPauses.count() == 0 ? 0 : gcPauses.maxMs()),
                     openLoop.p50Ms(), openLoop.p99Ms(), openLoop.p999Ms()));
+        }
+        for (Map.Entry<String, OpenLoopLoad.Result> e : atEqualRate.entrySet()) {
+            OpenLoopLoad.Result r = e.getValue();
+            s.append(String.format(Locale.ROOT, "%s at the equal rate, %,.0f req/s open loop: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms%s%n",
+                    e.getKey(), equalRate, r.p50Ms(), r.p99Ms(), r.p999Ms(), r.saturated() ? " (saturated)" : ""));
         }
         long met = targets.values().stream().filter(b -> b).count();
         s.append("targets met: ").append(met).append(" of ").append(targets.size());
