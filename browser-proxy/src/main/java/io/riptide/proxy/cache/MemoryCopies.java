@@ -4,9 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.store.MemoryTier;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Only {@link ProxyCache} puts, and only what {@link ReplicaCheck} accepted: nothing unverified
  * is ever kept. A newer version replaces an older one; an older one never replaces a newer.
- * Thread-safe: the browser connections' loops read it while the cache's loop fills it.
+ * Thread-safe: the browser connections' loops read it without a lock while the cache's loop fills it.
  */
 public final class MemoryCopies implements AutoCloseable {
     /**
@@ -42,6 +42,8 @@ public final class MemoryCopies implements AutoCloseable {
      */
     static final class Copy implements Entry {
         final Id guid;
+        /** Where its body is in the tier: one key per GUID and version, so a body never changes under a key. */
+        final Id bodyKey;
         final boolean primary;
         final long version;
         final VerifiedCopy view;
@@ -56,6 +58,7 @@ public final class MemoryCopies implements AutoCloseable {
         Copy(Id guid, boolean primary, long version, VerifiedCopy view, CopyJudge.FreshWindow window, int bodyLength,
              long confirmedNanos) {
             this.guid = guid;
+            this.bodyKey = bodyKey(guid, version, COPY);
             this.primary = primary;
             this.version = version;
             this.view = view;
@@ -66,8 +69,19 @@ public final class MemoryCopies implements AutoCloseable {
         }
     }
 
-    /** A verified variant record: the request fields that name a URL's variant, and the record's version. */
-    record Names(long version, List<String> varyFields) implements Entry {
+    /** A verified variant record: the request fields that name a URL's variant, the record's version, and its key in the tier. */
+    record Names(long version, List<String> varyFields, Id bodyKey) implements Entry {
+    }
+
+    private static final byte COPY = 1;
+    private static final byte NAMES = 2;
+
+    private static Id bodyKey(Id guid, long version, byte kind) {
+        return Id.hash(guid.toBytes(), java.nio.ByteBuffer.allocate(9).putLong(version).put(kind).array());
+    }
+
+    private static Id bodyKeyOf(Entry e) {
+        return e instanceof Copy c ? c.bodyKey : ((Names) e).bodyKey();
     }
 
     /** A copy and its body, of which the holder owns one reference. */
@@ -76,8 +90,13 @@ public final class MemoryCopies implements AutoCloseable {
 
     private final MemoryTier tier;
     private final long maxBytes;
-    /** Guarded by {@code this}; every tier call is made holding it, so eviction reports arrive under it too. */
-    private final Map<Id, Entry> index = new HashMap<>();
+    /**
+     * What is kept per GUID. Read without a lock (the browser loops' hits must never wait for one another,
+     * nor for a loop the OS has paused holding a lock); changed under {@code this}, and by evictions.
+     */
+    private final Map<Id, Entry> index = new ConcurrentHashMap<>();
+    /** Whose body each tier key holds, so an eviction finds the entry to drop. */
+    private final Map<Id, Id> owners = new ConcurrentHashMap<>();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder stored = new LongAdder();
@@ -88,31 +107,34 @@ public final class MemoryCopies implements AutoCloseable {
         this.tier = new MemoryTier(maxBytes, this::evicted);
     }
 
-    // Called by the tier inside one of the synchronized methods below (its reports run on the caller's thread).
-    private void evicted(Id guid) {
-        index.remove(guid);
+    // Reported by the tier on whichever thread ran its maintenance: a writer here, or a reader's lookup.
+    private void evicted(Id bodyKey) {
+        Id guid = owners.remove(bodyKey);
+        if (guid != null) {
+            index.computeIfPresent(guid, (g, e) -> bodyKeyOf(e).equals(bodyKey) ? null : e);
+        }
     }
 
-    /** The variant record kept for {@code guid}, or null. */
-    synchronized Names names(Id guid) {
+    /** The variant record kept for {@code guid}, or null. Lock-free. */
+    Names names(Id guid) {
         return index.get(guid) instanceof Names n ? n : null;
     }
 
-    /** The copy kept for {@code guid} with a reference to its body, or null. */
-    synchronized Held copy(Id guid) {
+    /**
+     * The copy kept for {@code guid} with a reference to its body, or null. Lock-free: the body is
+     * looked up by the copy's own key, which names one GUID and version, so it is always this copy's
+     * body, or gone (a miss).
+     */
+    Held copy(Id guid) {
         if (!(index.get(guid) instanceof Copy c)) {
             return null;
         }
-        ByteBuf body = tier.retained(guid);
-        if (body == null) {
-            index.remove(guid); // cannot happen while evictions are reported, but a miss is the safe answer
-            return null;
-        }
-        return new Held(c, body);
+        ByteBuf body = tier.retained(c.bodyKey);
+        return body == null ? null : new Held(c, body);
     }
 
     /** The copy kept for {@code guid}, without its body, or null. */
-    synchronized Copy peek(Id guid) {
+    Copy peek(Id guid) {
         return index.get(guid) instanceof Copy c ? c : null;
     }
 
@@ -129,7 +151,7 @@ public final class MemoryCopies implements AutoCloseable {
             return;
         }
         Copy copy = new Copy(guid, primary, version, view, window, body.length, nowNanos);
-        if (old instanceof Copy c && c.version == version && tier.mayContain(guid)) {
+        if (old instanceof Copy c && c.version == version && tier.mayContain(c.bodyKey)) {
             if (c.view.equals(view)) {
                 c.checkedNanos.set(nowNanos); // confirmed again: the same object, so the front's prepared head still fits
             } else {
@@ -137,11 +159,27 @@ public final class MemoryCopies implements AutoCloseable {
             }
             return;
         }
+        // Entry first, body second: a reader meanwhile finds no body under the new key (a miss), and an
+        // eviction of the new body at once (W-TinyLFU may refuse it) finds the entry to drop.
         index.put(guid, copy);
-        if (tier.put(guid, body, heapBytes(view.headers()))) {
+        owners.put(copy.bodyKey, guid);
+        if (tier.put(copy.bodyKey, body, heapBytes(view.headers()))) {
             stored.increment();
         } else {
-            index.remove(guid); // larger than the whole tier
+            evicted(copy.bodyKey); // larger than the whole tier
+        }
+        dropBody(guid, old);
+    }
+
+    /** Releases the body that {@code old}, replaced at {@code guid}, held. */
+    private void dropBody(Id guid, Entry old) {
+        if (old != null) {
+            Id key = bodyKeyOf(old);
+            Entry now = index.get(guid);
+            if (now == null || !bodyKeyOf(now).equals(key)) {
+                owners.remove(key);
+                tier.remove(key);
+            }
         }
     }
 
@@ -152,11 +190,15 @@ public final class MemoryCopies implements AutoCloseable {
         if (version < oldVersion || (old instanceof Names n && n.version() == version)) {
             return;
         }
-        index.put(guid, new Names(version, List.copyOf(varyFields)));
+        Names names = new Names(version, List.copyOf(varyFields), bodyKey(guid, version, NAMES));
+        index.put(guid, names);
+        owners.put(names.bodyKey(), guid);
         int heap = varyFields.stream().mapToInt(f -> f.length() + FIELD_HEAP_BYTES).sum();
-        if (!tier.put(guid, new byte[0], ENTRY_HEAP_BYTES + heap)) {
-            index.remove(guid);
+        // An empty record in the tier, so the bound and the policy count the names as they count copies.
+        if (!tier.put(names.bodyKey(), new byte[0], ENTRY_HEAP_BYTES + heap)) {
+            evicted(names.bodyKey());
         }
+        dropBody(guid, old);
     }
 
     private static int heapBytes(Headers headers) {
@@ -184,7 +226,8 @@ public final class MemoryCopies implements AutoCloseable {
     /** Releases every body; later lookups miss. */
     @Override
     public synchronized void close() {
-        index.clear();
         tier.close();
+        index.clear();
+        owners.clear();
     }
 }

@@ -106,4 +106,44 @@ class MemoryCopiesTest {
             assertEquals(4, memory.names(guid(1)).version(), "an older record never replaces a newer");
         }
     }
+
+    @Test
+    void readersWithoutALockAlwaysGetTheBodyOfTheVersionTheyRead() throws Exception {
+        try (MemoryCopies memory = new MemoryCopies(256 * 1024)) {
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicLong checked = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.atomic.AtomicReference<String> wrong = new java.util.concurrent.atomic.AtomicReference<>();
+            List<Thread> readers = new java.util.ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                Thread t = new Thread(() -> {
+                    while (!stop.get()) {
+                        for (int i = 0; i < 8; i++) {
+                            MemoryCopies.Held held = memory.copy(guid(i));
+                            if (held != null) {
+                                String body = new String(read(held), StandardCharsets.UTF_8);
+                                if (!body.startsWith("v" + held.copy().version + " ")) {
+                                    wrong.set(body + " under version " + held.copy().version);
+                                }
+                                checked.incrementAndGet();
+                            }
+                        }
+                    }
+                });
+                t.start();
+                readers.add(t);
+            }
+            // New versions of 8 hot URLs while a scan of cold ones forces evictions all along.
+            for (int v = 1; v <= 3_000; v++) {
+                memory.putCopy(guid(v % 8), true, v, VIEW, WINDOW, body("v" + v + " " + "x".repeat(v % 500)), 0);
+                memory.putCopy(guid(100_000 + v), true, 1, VIEW, WINDOW, new byte[2048], 0);
+            }
+            stop.set(true);
+            for (Thread t : readers) {
+                t.join(10_000);
+            }
+            assertNull(wrong.get(), wrong.get());
+            assertTrue(checked.get() > 0);
+            assertTrue(memory.figures().bytes() <= 256 * 1024);
+        }
+    }
 }

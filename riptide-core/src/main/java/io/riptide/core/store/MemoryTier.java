@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.IllegalReferenceCountException;
 import io.riptide.core.id.Id;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -34,7 +36,8 @@ import java.util.function.Consumer;
  * record elsewhere ({@link #put(Id, byte[], int)}), so one bound covers both. Caffeine runs its maintenance on the calling
  * thread, so by the time {@link #put} returns the tier is within its bound and the evicted keys have
  * been reported to the listener (after the tier's own lock was let go, so the listener may call back
- * in). A freshly put record may be among them: W-TinyLFU can refuse it at once. Thread-safe;
+ * in). A freshly put record may be among them: W-TinyLFU can refuse it at once. Reads by
+ * {@link #retained} may report evictions too, so the listener must be thread-safe. Thread-safe;
  * {@link #get} completes before it returns.
  */
 public final class MemoryTier implements RecordTier {
@@ -46,9 +49,10 @@ public final class MemoryTier implements RecordTier {
     private final ByteBufAllocator alloc;
     private final Cache<Id, Value> cache;
     private final Queue<Id> evicted = new ConcurrentLinkedQueue<>();
-    private long liveBuffers;
-    private long evictions;
-    private boolean closed;
+    // Atomic: evictions may also be reported by Caffeine's maintenance on a lock-free read (retained).
+    private final AtomicLong liveBuffers = new AtomicLong();
+    private final AtomicLong evictions = new AtomicLong();
+    private volatile boolean closed;
 
     /** A tier of at most {@code maxBytes} (weights as above), values in unpooled direct buffers. */
     public MemoryTier(long maxBytes, Consumer<Id> onEvict) {
@@ -79,21 +83,22 @@ public final class MemoryTier implements RecordTier {
         return (int) Math.min(Integer.MAX_VALUE, valueBytes + ENTRY_OVERHEAD);
     }
 
-    // Runs inside Caffeine's maintenance, which only ever runs inside one of this tier's synchronized
-    // methods (the executor is the calling thread), so the counters need no more locking.
+    // Runs inside Caffeine's maintenance, on the calling thread (the executor is the caller): inside one of
+    // this tier's synchronized methods, or on a lock-free read (retained); Caffeine serialises it, and the
+    // counters are atomic.
     private void onCaffeineEviction(Id key, Value value, RemovalCause cause) {
         if (value != null) {
             release(value.buf);
         }
         if (key != null) {
-            evictions++;
+            evictions.incrementAndGet();
             evicted.add(key);
         }
     }
 
     private void release(ByteBuf value) {
         value.release();
-        liveBuffers--;
+        liveBuffers.decrementAndGet();
     }
 
     @Override
@@ -115,7 +120,7 @@ public final class MemoryTier implements RecordTier {
                     return false;
                 }
                 ByteBuf copy = alloc.directBuffer(value.length, value.length).writeBytes(value);
-                liveBuffers++;
+                liveBuffers.incrementAndGet();
                 Value old = cache.asMap().put(key, new Value(copy, heldElsewhere));
                 if (old != null) {
                     release(old.buf);
@@ -145,12 +150,22 @@ public final class MemoryTier implements RecordTier {
      * own, which the caller releases (writing it to a channel does) and must not write to; or null.
      * The bytes stay valid until then even if the record is evicted meanwhile. Counts as a read for
      * the policy. (Netty recycles the duplicate's object: no allocation per call.)
+     *
+     * <p>Lock-free, for readers on many threads: a record evicted between the lookup and the retain
+     * has a released buffer, which refuses the retain (its count never comes back from zero), and that
+     * read is a miss. Caffeine may run its maintenance here, so evictions can be reported on this
+     * thread too.
      */
     public ByteBuf retained(Id key) {
         try {
-            synchronized (this) {
-                Value value = closed ? null : cache.getIfPresent(key);
-                return value == null ? null : value.buf.retainedDuplicate();
+            Value value = closed ? null : cache.getIfPresent(key);
+            if (value == null) {
+                return null;
+            }
+            try {
+                return value.buf.retainedDuplicate();
+            } catch (IllegalReferenceCountException evictedMeanwhile) {
+                return null;
             }
         } finally {
             reportEvictions();
@@ -196,12 +211,12 @@ public final class MemoryTier implements RecordTier {
     }
 
     /** Direct buffers allocated and not yet released: the record count while open, zero once closed. */
-    public synchronized long liveBuffers() {
-        return liveBuffers;
+    public long liveBuffers() {
+        return liveBuffers.get();
     }
 
-    public synchronized long evictions() {
-        return evictions;
+    public long evictions() {
+        return evictions.get();
     }
 
     @Override
