@@ -81,7 +81,7 @@ public final class Inserter {
     private long originFetches;
     private final Map<Outcome, Long> outcomes = new java.util.EnumMap<>(Outcome.class);
 
-    private record Recent(InsertResult result, long until) {
+    private record Recent(InsertResult result, long until, long freshnessSeconds) {
     }
 
     /** An insert that finished, with what monitors need to know about it. */
@@ -153,6 +153,11 @@ public final class Inserter {
             // A monitor's own poll must reach the origin: only requesters are answered from a recent result.
             if (waiter != null && r != null && r.until() > env.nowNanos()) {
                 answer(waiter, local, r.result());
+                if (stale) {
+                    // Still a requester that found its copy stale: the monitors count it, as they count one
+                    // that started a job (else reports within the recent window would never add up to a monitor).
+                    onFinished.accept(new Finished(key, url, headers, true, r.result(), r.freshnessSeconds()));
+                }
                 return;
             }
             if (jobs.size() >= config.maxJobs()) {
@@ -537,7 +542,7 @@ public final class Inserter {
         recent.values().removeIf(r -> r.until() <= now);
         // "Busy" describes this gateway at that moment, not the URL: the next request should try afresh.
         if (outcome != Outcome.OVERLOADED) {
-            recent.put(job.key, new Recent(result, now + config.recentResults().toNanos()));
+            recent.put(job.key, new Recent(result, now + config.recentResults().toNanos(), lifetime));
         }
         for (Waiter w : job.waiters) {
             answer(w, null, result);
