@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.store.MemoryTier;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,7 +78,7 @@ public final class MemoryCopies implements AutoCloseable {
     private static final byte NAMES = 2;
 
     private static Id bodyKey(Id guid, long version, byte kind) {
-        return Id.hash(guid.toBytes(), java.nio.ByteBuffer.allocate(9).putLong(version).put(kind).array());
+        return Id.hash(guid.toBytes(), ByteBuffer.allocate(9).putLong(version).put(kind).array());
     }
 
     private static Id bodyKeyOf(Entry e) {
