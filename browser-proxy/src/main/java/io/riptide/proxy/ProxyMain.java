@@ -80,6 +80,12 @@ public final class ProxyMain implements Callable<Integer> {
                 + "answered without an overlay read; 0 turns the memory tier off (default: ${DEFAULT-VALUE}).")
     private long memoryMb;
 
+    @Option(names = "--loops", paramLabel = "N",
+            description = "Event loops serving browsers: one serves far more than a browser asks, and the browser needs "
+                + "the other cores; a shared proxy on a machine of its own gives it one per core (default: half the cores, "
+                + "at least 1).")
+    private Integer loops;
+
     @Option(names = "--allow-from", paramLabel = "CIDR", converter = CidrText.class,
             description = "A client network the proxy serves, as 10.0.0.0/8, 2001:db8::/32 or one address; repeatable. Clients "
                 + "elsewhere get 403, the PAC file and status pages included (default: 127.0.0.0/8 and ::1, this machine only).")
@@ -109,6 +115,9 @@ public final class ProxyMain implements Callable<Integer> {
         if (readDeadline.compareTo(Duration.ofMillis(1)) < 0 || readDeadline.compareTo(MAX_READ_DEADLINE) > 0) {
             throw new ParameterException(spec.commandLine(), "--read-deadline must be between 1ms and 1m, got "
                     + DurationText.format(readDeadline));
+        }
+        if (loops != null && (loops < 1 || loops > 1024)) {
+            throw new ParameterException(spec.commandLine(), "--loops must be between 1 and 1024, got " + loops);
         }
         if (memoryMb < 0 || memoryMb > MAX_MEMORY_MB) {
             throw new ParameterException(spec.commandLine(), "--memory-mb must be between 0 and " + MAX_MEMORY_MB + ", got " + memoryMb);
@@ -184,7 +193,8 @@ public final class ProxyMain implements Callable<Integer> {
     /** The front's configuration as the options (and a config file) give it, once they are parsed. */
     public ProxyConfig proxyConfig() {
         return ProxyConfig.builder().host(host).port(port).passThrough(passThrough).queryBypass(bypassQueries)
-                .allowFrom(allowFrom.isEmpty() ? Cidr.LOOPBACK : allowFrom).build();
+                .allowFrom(allowFrom.isEmpty() ? Cidr.LOOPBACK : allowFrom)
+                .loops(loops == null ? ProxyConfig.defaultLoops() : loops).build();
     }
 
     private PublicKey providerKey(String text) {

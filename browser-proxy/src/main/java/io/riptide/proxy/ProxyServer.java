@@ -39,14 +39,12 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /**
-     * Starts a proxy on its own event loops (one acceptor, one worker per core) of the process's
-     * transport ({@link NettyTransport#current()}: epoll on Linux, else NIO).
+     * Starts a proxy on its own event loops (one acceptor, {@link ProxyConfig#loops()} workers) of the
+     * process's transport ({@link NettyTransport#current()}: epoll on Linux, else NIO).
      */
     public static ProxyServer start(ProxyConfig config, CacheLookup cache) {
         EventLoopGroup boss = NettyTransport.current().newGroup(1);
-        // One loop per core, as nginx's "worker_processes auto": Netty's default of two per core only
-        // adds context switches for a proxy whose loops never block, and the browser shares the cores.
-        EventLoopGroup workers = NettyTransport.current().newGroup(Runtime.getRuntime().availableProcessors());
+        EventLoopGroup workers = NettyTransport.current().newGroup(config.loops());
         try {
             return start(config, cache, boss, workers, true);
         } catch (RuntimeException e) {
