@@ -50,14 +50,14 @@ public record ProxyConfig(
         int loops) {
 
     /**
-     * The event loops unless told: half the cores, at least one. The proxy is a guest on its user's
-     * machine, whose browser needs the other cores; one loop never blocks and serves far more than a
-     * browser asks (about 100,000 memory hits a second on this project's 2-core test machine, as many
-     * as two loops did while sharing the cores with the load). A lab's shared proxy on a machine of its
-     * own sets {@code --loops} to its cores.
+     * The event loops unless told: one per core, as nginx's {@code worker_processes auto} (Netty's own
+     * default of two per core only adds context switches for loops that never block). Measured with
+     * {@code bench hit-throughput} on 2 cores, one loop kept up with closed-loop load (98k memory hits
+     * a second) but fell behind the open-loop generator's hundreds of connections at 29k, where two did
+     * not; so one per core, and {@code --loops} for a proxy that should leave more to the browser.
      */
     public static int defaultLoops() {
-        return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
     public ProxyConfig {

@@ -81,9 +81,8 @@ public final class ProxyMain implements Callable<Integer> {
     private long memoryMb;
 
     @Option(names = "--loops", paramLabel = "N",
-            description = "Event loops serving browsers: one serves far more than a browser asks, and the browser needs "
-                + "the other cores; a shared proxy on a machine of its own gives it one per core (default: half the cores, "
-                + "at least 1).")
+            description = "Event loops serving browsers; fewer leave more of the machine to the browser "
+                + "(default: one per core).")
     private Integer loops;
 
     @Option(names = "--allow-from", paramLabel = "CIDR", converter = CidrText.class,
