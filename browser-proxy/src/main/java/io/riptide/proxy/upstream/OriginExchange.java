@@ -21,9 +21,11 @@ import java.util.concurrent.TimeUnit;
  * One request relayed to its origin over a pooled keep-alive connection: the request head and body
  * chunks go up as they arrive, the response head and chunks come back to the {@link Listener} as
  * they arrive. Runs entirely on the browser connection's event loop (the pool is that loop's), so
- * it needs no locks. Added to the origin connection's pipeline for the exchange only.
+ * it needs no locks. A handler of its own ({@link Attachment}) is added to the origin connection's
+ * pipeline for the exchange only, a new one per connection: a retry on a fresh connection after the
+ * origin closed a reused one must not add the same (non-sharable) handler twice, which Netty refuses.
  */
-public final class OriginExchange extends ChannelInboundHandlerAdapter {
+public final class OriginExchange {
     /** Hears the exchange's progress; called on the event loop. */
     public interface Listener {
         /** The origin's final response head (interim 1xx responses are dropped). */
@@ -56,6 +58,8 @@ public final class OriginExchange extends ChannelInboundHandlerAdapter {
 
     private ChannelPool pool;
     private Channel ch;
+    /** The handler on {@link #ch}'s pipeline, or null. */
+    private Attachment attachment;
     private io.netty.util.concurrent.ScheduledFuture<?> timer;
     private boolean reused;
     private boolean retried;
@@ -98,9 +102,19 @@ public final class OriginExchange extends ChannelInboundHandlerAdapter {
             pool.release(c);
             return;
         }
+        boolean pooled = Boolean.TRUE.equals(c.attr(UpstreamConnections.POOLED).get());
+        if (retried && pooled) {
+            // The retry must go on a new connection: another kept one may be just as closed by now. An
+            // idle kept connection dropped here costs a handshake at most.
+            c.close();
+            pool.release(c);
+            pool.acquire().addListener((Future<Channel> next) -> acquired(next));
+            return;
+        }
         ch = c;
-        reused = Boolean.TRUE.equals(c.attr(UpstreamConnections.POOLED).get());
-        c.pipeline().addBefore(UpstreamConnections.GUARD, NAME, this);
+        reused = pooled;
+        attachment = new Attachment(c);
+        c.pipeline().addBefore(UpstreamConnections.GUARD, NAME, attachment);
         c.write(head, c.voidPromise());
         if (retried) {
             // Only bodiless requests are retried, so the body to replay is empty.
@@ -158,8 +172,62 @@ public final class OriginExchange extends ChannelInboundHandlerAdapter {
         }
     }
 
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    /** Relays one connection's events to its exchange, and none once the exchange has left that connection. */
+    private final class Attachment extends ChannelInboundHandlerAdapter {
+        private final Channel channel;
+
+        Attachment(Channel channel) {
+            this.channel = channel;
+        }
+
+        private boolean current() {
+            return ch == channel;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (current()) {
+                read(msg);
+            } else {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (current() && !finished) {
+                listener.responseReadComplete();
+            }
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (current() && !finished) {
+                listener.requestBodyWritable(ctx.channel().isWritable());
+            }
+            ctx.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (current() && !finished) {
+                failOnConnection(null);
+            }
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (current() && !finished) {
+                failOnConnection(cause);
+            } else {
+                ctx.close();
+            }
+        }
+    }
+
+    private void read(Object msg) {
         if (finished) {
             ReferenceCountUtil.release(msg);
             return;
@@ -201,39 +269,6 @@ public final class OriginExchange extends ChannelInboundHandlerAdapter {
         ReferenceCountUtil.release(msg);
     }
 
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (!finished) {
-            listener.responseReadComplete();
-        }
-        ctx.fireChannelReadComplete();
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (!finished) {
-            listener.requestBodyWritable(ctx.channel().isWritable());
-        }
-        ctx.fireChannelWritabilityChanged();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        if (!finished) {
-            failOnConnection(null);
-        }
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (!finished) {
-            failOnConnection(cause);
-        } else {
-            ctx.close();
-        }
-    }
-
     private void failOnConnection(Throwable cause) {
         // A keep-alive connection the origin closed as we reused it: safe to retry once on a fresh
         // connection, because nothing was answered and the request had no body.
@@ -273,12 +308,14 @@ public final class OriginExchange extends ChannelInboundHandlerAdapter {
     private void detach(boolean reusable) {
         cancelTimer();
         Channel c = ch;
+        Attachment a = attachment;
         ch = null;
+        attachment = null;
         if (c == null) {
             return;
         }
-        if (c.pipeline().context(this) != null) {
-            c.pipeline().remove(this);
+        if (a != null && c.pipeline().context(a) != null) {
+            c.pipeline().remove(a);
         }
         c.config().setAutoRead(true);
         if (!reusable) {
