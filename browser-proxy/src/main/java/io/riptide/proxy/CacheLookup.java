@@ -28,6 +28,14 @@ public interface CacheLookup {
      */
     void onOriginResponse(ProxyRequest request, LookupResult lookup, int status, Headers responseHeaders);
 
+    /**
+     * An unsafe request ({@code method}) to {@code target} was answered with a non-error status: the
+     * cache stops serving what it holds of {@code target} and of {@code related} (the response's
+     * same-origin Location and Content-Location), RFC 9111 §4.4. Never blocks the caller.
+     */
+    default void invalidate(String method, java.net.URI target, java.util.List<java.net.URI> related) {
+    }
+
     /** What the cache has counted, for the status page; empty for a cache that counts nothing. */
     default Optional<CacheFigures> figures() {
         return Optional.empty();

@@ -85,6 +85,11 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         env.execute(() -> cache.onOriginResponse(request, lookup, status, responseHeaders));
     }
 
+    @Override
+    public void invalidate(String method, java.net.URI target, List<java.net.URI> related) {
+        cache.invalidate(target, related);
+    }
+
     /** Runs {@code read} on the cache's loop, for status pages and tests: figures are only consistent there. */
     public <T> CompletableFuture<T> inspect(java.util.function.Function<ProxyCache, T> read) {
         CompletableFuture<T> f = new CompletableFuture<>();

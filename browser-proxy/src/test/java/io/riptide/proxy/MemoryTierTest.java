@@ -151,4 +151,35 @@ class MemoryTierTest {
             }
         }
     }
+
+    @Test
+    void aSuccessfulPostInvalidatesTheUrlUntilANewerVersionArrivesAndAFailedOneDoesNot() throws Exception {
+        try (TestOrigin origin = new TestOrigin()
+                .route("/item", x -> TestOrigin.send(x, 200, "POST".equals(x.getRequestMethod()) ? "posted" : "from the origin"))
+                .route("/broken", x -> TestOrigin.send(x, 500, "failed"));
+                OneNodeOverlay overlay = new OneNodeOverlay()) {
+            overlay.storeVersion(origin.url("/item"), 1, "old item", "old item");
+            overlay.storeVersion(origin.url("/broken"), 1, "kept", "kept");
+            try (RiptideProxy proxy = overlay.proxy(OverlayCacheConfig.defaults())) {
+                fetch(proxy, origin.url("/item"));
+                assertEquals("riptide; hit; detail=memory", cacheStatus(fetch(proxy, origin.url("/item"))));
+                Thread.sleep(5); // the change comes after the copy was certified, as it would
+                HttpResponse<String> post = fetch(proxy, origin.url("/item"), "POST");
+                assertEquals("posted", post.body());
+
+                HttpResponse<String> after = fetch(proxy, origin.url("/item"));
+                assertEquals("from the origin", after.body(), "no copy certified before the POST is served, from memory or the overlay");
+                assertEquals("riptide; fwd=miss; detail=invalidated", cacheStatus(after));
+
+                overlay.storeVersion(origin.url("/item"), 2, "new item", "new item"); // the gateway's fetch after the change
+                HttpResponse<String> later = fetch(proxy, origin.url("/item"));
+                assertEquals("new item", later.body(), "a newer version counts again");
+                assertEquals("riptide; hit", cacheStatus(later));
+
+                fetch(proxy, origin.url("/broken"));
+                assertEquals(500, fetch(proxy, origin.url("/broken"), "POST").statusCode());
+                assertEquals("kept", fetch(proxy, origin.url("/broken")).body(), "an error answer changes nothing (RFC 9111 4.4)");
+            }
+        }
+    }
 }

@@ -202,6 +202,15 @@ public final class MemoryCopies implements AutoCloseable {
         dropBody(guid, old);
     }
 
+    /** Drops what is kept for {@code guid}, if anything. */
+    synchronized void remove(Id guid) {
+        Entry old = index.remove(guid);
+        if (old != null) {
+            owners.remove(bodyKeyOf(old));
+            tier.remove(bodyKeyOf(old));
+        }
+    }
+
     private static int heapBytes(Headers headers) {
         long bytes = ENTRY_HEAP_BYTES;
         for (Headers.Field f : headers.fields()) {

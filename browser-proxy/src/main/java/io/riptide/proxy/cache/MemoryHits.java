@@ -42,11 +42,13 @@ public final class MemoryHits {
     private final MemoryCopies copies;
     private final CopyJudge judge;
     private final long recheckNanos;
+    private final Invalidations invalidations;
     /** Starts a background overlay read of a request, whose verified copy renews or replaces the kept one. */
     private final Consumer<ProxyRequest> refresh;
 
     MemoryHits(Env env, List<PublicKey> providers, MemoryCopies copies, CopyJudge judge, Duration recheck,
-               Consumer<ProxyRequest> refresh) {
+               Invalidations invalidations, Consumer<ProxyRequest> refresh) {
+        this.invalidations = invalidations;
         this.env = env;
         this.providers = List.copyOf(providers);
         this.copies = copies;
@@ -115,7 +117,8 @@ public final class MemoryHits {
             return null;
         }
         MemoryCopies.Copy copy = held.copy();
-        if (!Variants.matches(copy.view.headers(), expected, fields)) {
+        if ((invalidations.any() && invalidations.outdated(url.value(), copy.view.responseTimeMillis()))
+                || !Variants.matches(copy.view.headers(), expected, fields)) {
             held.body().release();
             return null;
         }

@@ -57,6 +57,7 @@ public final class ProxyCache {
     /** The proxy's own memory tier, or null: the simulator's proxies, and {@code --memory-mb 0}. */
     private final MemoryCopies memory;
     private final MemoryHits memoryHits;
+    private final Invalidations invalidations = new Invalidations();
     private final Map<RejectReason, Long> refused = new EnumMap<>(RejectReason.class);
     private long lookups;
     private long hits;
@@ -92,7 +93,7 @@ public final class ProxyCache {
                 config.maxLoadReports(), LoadReports.MAX_TALLIED, config.ttl());
         this.memory = memory;
         this.memoryHits = memory == null ? null : new MemoryHits(env, this.providers, memory, judge, config.memoryRecheck(),
-                request -> env.execute(() -> refresh(request)));
+                invalidations, request -> env.execute(() -> refresh(request)));
     }
 
     /** The memory tier's answers, usable from any thread; null when there is no memory tier. */
@@ -235,6 +236,11 @@ public final class ProxyCache {
             long version = c.copy().object().certificate().version();
             LookupResult.Found found = new LookupResult.Found(guid, key.equals(primary), version, false, reply.replica(), reply.hops());
             VerifiedCopy view = VerifiedCopy.of(c.copy(), c.heartbeatValid());
+            if (invalidations.outdated(url.value(), view.responseTimeMillis())) {
+                // Genuine, but older than a change this proxy saw made (RFC 9111 §4.4): not served, not kept.
+                done.accept(LookupResult.forward(CacheStatus.forward("miss", "invalidated")));
+                return;
+            }
             byte[] body = c.copy().object().response().body();
             if (memory != null) {
                 memory.putCopy(guid, key.equals(primary), version, view, judge.window(view), body, env.nowNanos());
@@ -264,6 +270,33 @@ public final class ProxyCache {
 
     private static String detail(FailureReason failure) {
         return failure == null ? "error" : failure.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * An unsafe request to {@code target} succeeded (RFC 9111 §4.4): from now on no copy of it, or of
+     * {@code related} (the response's same-origin Location and Content-Location), certified before now
+     * is served, from memory or the overlay, until the gateway has fetched a newer one; the kept base
+     * copies are dropped, and the primary provider's gateway hears a stale hint so it fetches the new
+     * content. Thread-safe (the marks are; the hint goes from the loop).
+     */
+    public void invalidate(java.net.URI target, List<java.net.URI> related) {
+        long now = env.wallClockMillis();
+        List<String> urls = new java.util.ArrayList<>();
+        for (java.net.URI u : java.util.stream.Stream.concat(java.util.stream.Stream.of(target), related.stream()).toList()) {
+            try {
+                urls.add(CanonicalUrl.of(u.toString()).value());
+            } catch (IllegalArgumentException e) {
+                // not a URL the cache names: nothing kept of it
+            }
+        }
+        for (String url : urls) {
+            invalidations.mark(url, now);
+            if (memory != null) {
+                providers.forEach(key -> memory.remove(ObjectNames.objectGuid(key, url, "")));
+            }
+        }
+        env.execute(() -> urls.forEach(url -> hints.missOrStale(ObjectNames.objectGuid(primary, url, ""), url, Headers.EMPTY,
+                Optional.empty(), 0)));
     }
 
     /**

@@ -26,6 +26,7 @@ import io.riptide.proxy.cache.ProxyRequest;
 import io.riptide.proxy.revalidation.Revalidation;
 import io.riptide.proxy.upstream.OriginExchange;
 import io.riptide.proxy.upstream.UpstreamFailure;
+import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -353,6 +354,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         if (cacheRequest != null) {
             originResponseHeaders = headersOf(h);
         }
+        invalidateAfterUnsafe(head.status().code(), h);
         HopByHop.addVia(h, head.protocolVersion(), context.config().via());
         h.add(CACHE_STATUS, status.render(context.config().via()));
         int code = head.status().code();
@@ -411,6 +413,29 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             front.closeAfterFlush();
         }
         front.exchangeProgressed();
+    }
+
+    /**
+     * RFC 9111 §4.4: a non-error answer to an unsafe method invalidates the target URI, and the
+     * Location and Content-Location URIs when they are on the same origin (another origin could
+     * otherwise make this proxy drop a third party's pages).
+     */
+    private void invalidateAfterUnsafe(int status, HttpHeaders responseHeaders) {
+        if (!UnsafeMethods.isUnsafe(upstreamHead.method()) || status < 200 || status >= 400) {
+            return;
+        }
+        List<URI> related = new ArrayList<>(2);
+        for (CharSequence name : List.of(HttpHeaderNames.LOCATION, HttpHeaderNames.CONTENT_LOCATION)) {
+            String value = responseHeaders.get(name);
+            if (value != null) {
+                UnsafeMethods.sameOrigin(target.url(), value).ifPresent(related::add);
+            }
+        }
+        try {
+            context.cache().invalidate(upstreamHead.method().name(), target.url(), related);
+        } catch (RuntimeException e) {
+            LOG.debug("invalidating {} threw", target.url(), e);
+        }
     }
 
     /** Tells the cache how the origin answered a request it sent forward (its hints: miss, or stale after a revalidation). */
