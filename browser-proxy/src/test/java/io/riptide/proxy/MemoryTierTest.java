@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -179,6 +180,41 @@ class MemoryTierTest {
                 fetch(proxy, origin.url("/broken"));
                 assertEquals(500, fetch(proxy, origin.url("/broken"), "POST").statusCode());
                 assertEquals("kept", fetch(proxy, origin.url("/broken")).body(), "an error answer changes nothing (RFC 9111 4.4)");
+            }
+        }
+    }
+
+    private static HttpResponse<String> fetchWith(RiptideProxy proxy, String url, String... headers) throws Exception {
+        HttpClient client = HttpClient.newBuilder().proxy(ProxySelector.of(proxy.server().address())).build();
+        return client.send(HttpRequest.newBuilder(URI.create(url)).headers(headers).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aRangeRequestGetsThoseBytesOfTheStoredResponseWith206() throws Exception {
+        try (TestOrigin origin = new TestOrigin().route("/file", x -> TestOrigin.send(x, 200, "from the origin"));
+                OneNodeOverlay overlay = new OneNodeOverlay()) {
+            overlay.store(origin.url("/file"), "0123456789abcdef");
+            try (RiptideProxy proxy = overlay.proxy(OverlayCacheConfig.defaults().withMemory(0, OverlayCacheConfig.DEFAULT_MEMORY_RECHECK));
+                    RiptideProxy memoryProxy = overlay.proxy(OverlayCacheConfig.defaults())) {
+                fetch(memoryProxy, origin.url("/file"));
+                for (RiptideProxy p : List.of(proxy, memoryProxy)) {
+                    HttpResponse<String> part = fetchWith(p, origin.url("/file"), "Range", "bytes=2-5");
+                    assertEquals(206, part.statusCode());
+                    assertEquals("2345", part.body());
+                    assertEquals("bytes 2-5/16", part.headers().firstValue("Content-Range").orElse(""));
+                    assertEquals("cdef", fetchWith(p, origin.url("/file"), "Range", "bytes=-4").body());
+                    assertEquals("ef", fetchWith(p, origin.url("/file"), "Range", "bytes=14-").body());
+                    HttpResponse<String> beyond = fetchWith(p, origin.url("/file"), "Range", "bytes=99-");
+                    assertEquals(416, beyond.statusCode());
+                    assertEquals("bytes */16", beyond.headers().firstValue("Content-Range").orElse(""));
+                    HttpResponse<String> two = fetchWith(p, origin.url("/file"), "Range", "bytes=0-1,4-5");
+                    assertEquals(200, two.statusCode(), "several ranges: the whole response");
+                    assertEquals("0123456789abcdef", two.body());
+                    HttpResponse<String> stale = fetchWith(p, origin.url("/file"), "Range", "bytes=0-1", "If-Range", "\"other\"");
+                    assertEquals(200, stale.statusCode(), "an If-Range naming another version gets the whole response");
+                }
+                assertEquals(0, origin.requests.get());
             }
         }
     }

@@ -178,9 +178,31 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             body.release();
             content = Unpooled.EMPTY_BUFFER;
         }
-        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, head.line(), content, UNCHECKED, UNCHECKED);
+        ByteRange.Asked asked = code == 200 ? rangeAsked(headers, length) : new ByteRange.Whole();
+        HttpResponseStatus line = head.line();
+        if (asked instanceof ByteRange.Part p) {
+            // A stored full response answers a range request with just those bytes (RFC 9111 §3.4, RFC 9110 §14).
+            line = HttpResponseStatus.PARTIAL_CONTENT;
+            if (!headRequest) {
+                ByteBuf part = content.retainedSlice((int) p.range().first(), (int) p.range().length());
+                content.release();
+                content = part;
+            }
+        } else if (asked instanceof ByteRange.Unsatisfiable) {
+            line = HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE;
+            content.release();
+            content = Unpooled.EMPTY_BUFFER;
+        }
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, line, content, UNCHECKED, UNCHECKED);
         HttpHeaders h = r.headers();
         h.add(head.headers());
+        if (asked instanceof ByteRange.Part p) {
+            h.set(HttpHeaderNames.CONTENT_RANGE, p.range().contentRange(length));
+            h.set(HttpHeaderNames.CONTENT_LENGTH, p.range().length());
+        } else if (asked instanceof ByteRange.Unsatisfiable) {
+            h.set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + length);
+            h.set(HttpHeaderNames.CONTENT_LENGTH, 0);
+        }
         if (ageSeconds >= 0) {
             h.set(HttpHeaderNames.AGE, ageSeconds);
         }
@@ -196,6 +218,28 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         setKeepAlive(r);
         front.respond(r, keepAlive);
         front.exchangeProgressed();
+    }
+
+    /**
+     * The range the browser asked of a stored full response, if it is to be honoured: a Range field,
+     * and an If-Range (if any) naming the stored copy's strong ETag or its exact Last-Modified (else
+     * the whole response, RFC 9110 §13.1.5).
+     */
+    private ByteRange.Asked rangeAsked(Headers stored, int length) {
+        String range = upstreamHead.headers().get(HttpHeaderNames.RANGE);
+        if (range == null) {
+            return new ByteRange.Whole();
+        }
+        String ifRange = upstreamHead.headers().get(HttpHeaderNames.IF_RANGE);
+        if (ifRange != null) {
+            String v = ifRange.strip();
+            boolean matches = v.startsWith("\"") ? stored.first("ETag").map(String::strip).filter(v::equals).isPresent()
+                    : stored.first("Last-Modified").map(String::strip).filter(v::equals).isPresent();
+            if (!matches) {
+                return new ByteRange.Whole();
+            }
+        }
+        return ByteRange.of(range, length);
     }
 
     /** The lookup found a verified copy that must be validated before use: ask the origin with {@link Revalidation}'s conditions. */
