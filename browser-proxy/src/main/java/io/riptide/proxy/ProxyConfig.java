@@ -1,5 +1,6 @@
 package io.riptide.proxy;
 
+import io.riptide.proxy.accesslog.AccessLog;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -28,6 +29,7 @@ import java.util.function.Supplier;
  * @param allowFrom the client networks served (loopback by default); a client elsewhere gets 403 on its first request
  * @param accessNodes the overlay access nodes in use, for the status page
  * @param loops the event loops serving browser connections (see {@link #defaultLoops()})
+ * @param accessLog where each request is recorded ({@link AccessLog#NONE} by default; its owner closes it)
  */
 public record ProxyConfig(
         String host,
@@ -47,7 +49,8 @@ public record ProxyConfig(
         Set<Integer> tunnelPorts,
         List<Cidr> allowFrom,
         Supplier<List<String>> accessNodes,
-        int loops) {
+        int loops,
+        AccessLog accessLog) {
 
     /**
      * The event loops unless told: one per core, as nginx's {@code worker_processes auto} (Netty's own
@@ -83,6 +86,9 @@ public record ProxyConfig(
         allowFrom = List.copyOf(allowFrom);
         if (accessNodes == null) {
             accessNodes = List::of;
+        }
+        if (accessLog == null) {
+            accessLog = AccessLog.NONE;
         }
         if (loops < 1 || loops > 1024) {
             throw new IllegalArgumentException("the proxy needs 1 to 1024 event loops, not " + loops);
@@ -120,6 +126,7 @@ public record ProxyConfig(
         b.allowFrom = allowFrom;
         b.accessNodes = accessNodes;
         b.loops = loops;
+        b.accessLog = accessLog;
         return b;
     }
 
@@ -153,6 +160,7 @@ public record ProxyConfig(
         private List<Cidr> allowFrom = Cidr.LOOPBACK;
         private Supplier<List<String>> accessNodes = List::of;
         private int loops = defaultLoops();
+        private AccessLog accessLog = AccessLog.NONE;
 
         private Builder() {
         }
@@ -175,11 +183,12 @@ public record ProxyConfig(
         public Builder allowFrom(List<Cidr> v) { allowFrom = v; return this; }
         public Builder accessNodes(Supplier<List<String>> v) { accessNodes = v; return this; }
         public Builder loops(int v) { loops = v; return this; }
+        public Builder accessLog(AccessLog v) { accessLog = v; return this; }
 
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
                     connectTimeout, responseTimeout, idleTimeout, upstreamConnectionsPerOrigin, via,
-                    maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes, loops);
+                    maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes, loops, accessLog);
         }
     }
 }

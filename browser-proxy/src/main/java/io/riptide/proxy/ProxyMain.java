@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import io.riptide.proxy.accesslog.AccessLog;
+import io.riptide.proxy.accesslog.AccessLogFormat;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -85,6 +87,15 @@ public final class ProxyMain implements Callable<Integer> {
                 + "(default: one per core).")
     private Integer loops;
 
+    @Option(names = "--access-log", paramLabel = "FILE",
+            description = "Append one line per request to FILE, written off the request path (default: none).")
+    private Path accessLog;
+
+    @Option(names = "--access-log-format", paramLabel = "FORMAT", defaultValue = "squid",
+            description = "squid (Squid's native access.log format, read by its log tools) or json (JSON lines, with the "
+                + "Cache-Status as sent) (default: ${DEFAULT-VALUE}).")
+    private String accessLogFormat;
+
     @Option(names = "--allow-from", paramLabel = "CIDR", converter = CidrText.class,
             description = "A client network the proxy serves, as 10.0.0.0/8, 2001:db8::/32 or one address; repeatable. Clients "
                 + "elsewhere get 403, the PAC file and status pages included (default: 127.0.0.0/8 and ::1, this machine only).")
@@ -118,6 +129,18 @@ public final class ProxyMain implements Callable<Integer> {
         if (loops != null && (loops < 1 || loops > 1024)) {
             throw new ParameterException(spec.commandLine(), "--loops must be between 1 and 1024, got " + loops);
         }
+        AccessLogFormat format;
+        try {
+            format = AccessLogFormat.parse(accessLogFormat);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--access-log-format: " + e.getMessage());
+        }
+        AccessLog log;
+        try {
+            log = accessLog == null ? AccessLog.NONE : AccessLog.toFile(accessLog, format);
+        } catch (java.io.UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "--access-log: " + e.getMessage());
+        }
         if (memoryMb < 0 || memoryMb > MAX_MEMORY_MB) {
             throw new ParameterException(spec.commandLine(), "--memory-mb must be between 0 and " + MAX_MEMORY_MB + ", got " + memoryMb);
         }
@@ -149,7 +172,7 @@ public final class ProxyMain implements Callable<Integer> {
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
         cacheConfig = cacheConfig.withTtl(ttl).withReadDeadline(readDeadline)
                 .withMemory(memoryMb * 1024 * 1024, cacheConfig.memoryRecheck());
-        ProxyConfig config = proxyConfig();
+        ProxyConfig config = proxyConfig().toBuilder().accessLog(log).build();
         // While listening, announced seeds come through feed() (and go when withdrawn), and the client
         // listens on the mDNS interface, where nodes found later will answer it.
         RiptideProxy proxy = discovery.listening()
@@ -160,6 +183,7 @@ public final class ProxyMain implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             discovery.close();
             proxy.close();
+            log.close();
             say(out, "proxy stopped");
             stopped.countDown();
         }, "riptide-proxy-shutdown"));

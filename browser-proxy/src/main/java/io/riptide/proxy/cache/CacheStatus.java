@@ -64,6 +64,11 @@ public record CacheStatus(boolean hit, String fwd, int fwdStatus, String detail)
         return out.toString();
     }
 
+    /** The field's parameters without a cache's name, e.g. {@code hit; detail=memory} (for the access log). */
+    public String outcome() {
+        return render("").substring(2);
+    }
+
     @Override
     public String toString() {
         return render("riptide");

@@ -21,6 +21,8 @@ final class ConnectExchange implements Exchange, Tunnels.Opened {
     private final FrontHandler front;
     private final FrontContext context;
     private final long started;
+    private final long startMillis = System.currentTimeMillis();
+    private String authority = "-";
     private boolean requestComplete;
     private boolean responseComplete;
     private boolean clientGone;
@@ -34,6 +36,7 @@ final class ConnectExchange implements Exchange, Tunnels.Opened {
     static Exchange start(FrontHandler front, FrontContext context, HttpRequest request, long started) {
         ConnectExchange x = new ConnectExchange(front, context, started);
         String authority = request.uri();
+        x.authority = authority;
         int colon = authority.lastIndexOf(':');
         int port;
         try {
@@ -55,6 +58,14 @@ final class ConnectExchange implements Exchange, Tunnels.Opened {
         return x;
     }
 
+    /** The access log's line: the tunnel as opened (its bytes are the TLS inside, not counted). */
+    private void logAccess(int status) {
+        Channel client = front.context().channel();
+        String from = client.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress().getHostAddress() : "-";
+        context.config().accessLog().log(new io.riptide.proxy.accesslog.AccessRecord(startMillis,
+                System.currentTimeMillis() - startMillis, from, "CONNECT", authority, status, 0, "tunnel", null));
+    }
+
     @Override
     public void established(Channel target) {
         Channel client = front.context().channel();
@@ -64,6 +75,7 @@ final class ConnectExchange implements Exchange, Tunnels.Opened {
         }
         responseComplete = true;
         context.stats().tunnelOpened();
+        logAccess(200);
         // Encoded by the codec at once, so the codec can leave right after.
         client.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, ESTABLISHED), client.voidPromise());
         // The relay goes in before the codec leaves, so any bytes the codec still holds reach it.
@@ -78,6 +90,7 @@ final class ConnectExchange implements Exchange, Tunnels.Opened {
         }
         responseComplete = true;
         context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+        logAccess(status.code());
         front.respond(Responses.text(front.context().alloc(), status, message, context.config().via()), false);
     }
 

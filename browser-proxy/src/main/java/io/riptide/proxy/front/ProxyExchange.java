@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.riptide.core.http.Headers;
 import io.riptide.proxy.ProxyStats.Outcome;
+import io.riptide.proxy.accesslog.AccessRecord;
 import io.riptide.proxy.cache.CacheStatus;
 import io.riptide.proxy.cache.LookupResult;
 import io.riptide.proxy.cache.ProxyRequest;
@@ -59,6 +60,11 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private final boolean clientHttp11;
     private final boolean headRequest;
     private final long started;
+    private final long startMillis = System.currentTimeMillis();
+    /** What went out, for the access log. */
+    private int sentStatus;
+    private long sentBytes;
+    private String sentType;
     // Most requests have no body: start small (the default would be 16 slots per request).
     private final ArrayDeque<HttpContent> early = new ArrayDeque<>(1);
     private boolean keepAlive;
@@ -215,6 +221,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         responseComplete = true;
         // Counted as a hit even after a 304: the body, which is what the cache saves, came from the overlay.
         context.stats().record(Outcome.HIT, System.nanoTime() - started);
+        logAccess(r.status().code(), r.content().readableBytes(), h.get(HttpHeaderNames.CONTENT_TYPE), status);
         setKeepAlive(r);
         front.respond(r, keepAlive);
         front.exchangeProgressed();
@@ -413,6 +420,9 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         }
         head.setProtocolVersion(HttpVersion.HTTP_1_1);
         setKeepAlive(head);
+        sentStatus = code;
+        sentType = h.get(HttpHeaderNames.CONTENT_TYPE);
+        cacheStatus = status;
         ch.write(head, ch.voidPromise());
         if (!ch.isWritable()) {
             origin.pause();
@@ -425,6 +435,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             content.release();
             return;
         }
+        sentBytes += content.content().readableBytes();
         ch.write(content, ch.voidPromise());
         if (!ch.isWritable()) {
             origin.pause();
@@ -449,6 +460,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         responseComplete = true;
         long now = System.nanoTime();
         context.stats().record(outcome, now - started);
+        logAccess(sentStatus, sentBytes, sentType, cacheStatus);
         hintCache(status, originResponseHeaders);
         if (keepAlive && requestComplete) {
             ch.flush();
@@ -482,6 +494,13 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         }
     }
 
+    /** One line in the access log for this request. */
+    private void logAccess(int status, long bytes, String contentType, CacheStatus cs) {
+        String client = ch.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress().getHostAddress() : "-";
+        context.config().accessLog().log(new AccessRecord(startMillis, System.currentTimeMillis() - startMillis, client,
+                upstreamHead.method().name(), target.url().toString(), status, bytes, cs == null ? "-" : cs.outcome(), contentType));
+    }
+
     /** Tells the cache how the origin answered a request it sent forward (its hints: miss, or stale after a revalidation). */
     private void hintCache(int status, Headers responseHeaders) {
         if (lookup != null) {
@@ -503,6 +522,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         }
         context.stats().record(Outcome.ERROR, System.nanoTime() - started);
         responseComplete = true;
+        logAccess(responseStarted ? sentStatus : failure.status(), sentBytes, sentType, cacheStatus);
         if (clientGone) {
             return;
         }
