@@ -53,7 +53,7 @@ final class ConnectExchange implements Exchange, Tunnels.Opened {
         } else if (!context.config().tunnelAllowed(port)) {
             x.failed(HttpResponseStatus.FORBIDDEN, "this proxy does not open tunnels to port " + port);
         } else {
-            Tunnels.connect(front.context().channel(), host, port, context.config().connectTimeout(), x);
+            Tunnels.connect(front.context().channel(), host, port, context.config().connectTimeout(), context.upstream().resolver(), x);
         }
         return x;
     }

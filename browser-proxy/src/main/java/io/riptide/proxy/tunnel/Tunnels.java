@@ -3,6 +3,7 @@ package io.riptide.proxy.tunnel;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.resolver.AddressResolverGroup;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
@@ -25,10 +26,15 @@ public final class Tunnels {
     private Tunnels() {
     }
 
-    /** Connects to {@code host:port} on {@code client}'s event loop, not reading until spliced. */
-    public static void connect(Channel client, String host, int port, Duration connectTimeout, Opened opened) {
+    /**
+     * Connects to {@code host:port} on {@code client}'s event loop, the name resolved by {@code resolver},
+     * not reading until spliced.
+     */
+    public static void connect(Channel client, String host, int port, Duration connectTimeout,
+                               AddressResolverGroup<InetSocketAddress> resolver, Opened opened) {
         ChannelFuture f = new Bootstrap()
                 .group(client.eventLoop())
+                .resolver(resolver)
                 .channel(NettyTransport.socketChannelFor(client.eventLoop()))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)

@@ -6,6 +6,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.pool.ChannelHealthChecker;
 import io.netty.channel.pool.ChannelPool;
 import io.netty.channel.pool.FixedChannelPool;
+import io.netty.resolver.AddressResolverGroup;
+import io.riptide.core.net.DnsResolvers;
 import io.riptide.core.net.NettyTransport;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
@@ -46,6 +48,8 @@ public final class UpstreamClient implements AutoCloseable {
         return pools.computeIfAbsent(new Key(loop, origin), this::newPool);
     }
 
+    private final DnsResolvers dns = new DnsResolvers();
+
     private FixedChannelPool newPool(Key key) {
         Bootstrap b = new Bootstrap()
                 .group(key.loop())
@@ -53,18 +57,26 @@ public final class UpstreamClient implements AutoCloseable {
                 .channel(NettyTransport.socketChannelFor(key.loop()))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)
-                // Unresolved, so the name is looked up at each connect rather than pinned forever.
+                // Unresolved, so the name is looked up at each connect rather than pinned forever, by a DNS
+                // client on the loop (the JVM's resolver would block the loop and every connection on it).
+                .resolver(dns)
                 .remoteAddress(InetSocketAddress.createUnresolved(key.origin().host(), key.origin().port()));
         // Most recently used first, so surplus connections go idle and their idle closer reaps them.
         return new FixedChannelPool(b, new UpstreamConnections(config, stats), ChannelHealthChecker.ACTIVE, null, -1,
                 config.upstreamConnectionsPerOrigin(), MAX_WAITING, true, true);
     }
 
-    /** Closes every idle connection; call before the event loops shut down. */
+    /** The proxy's resolver of origin and tunnel names, non-blocking, one DNS client per loop. */
+    public AddressResolverGroup<InetSocketAddress> resolver() {
+        return dns;
+    }
+
+    /** Closes every idle connection and the DNS clients; call before the event loops shut down. */
     @Override
     public void close() {
         closed = true;
         pools.values().forEach(p -> p.closeAsync());
         pools.clear();
+        dns.close();
     }
 }

@@ -4,11 +4,14 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.Errors;
@@ -130,6 +133,11 @@ public enum NettyTransport {
     /** The client socket channel class of this transport. */
     public Class<? extends SocketChannel> socketChannel() {
         return this == EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    /** The datagram channel class of this transport (DNS queries). */
+    public Class<? extends DatagramChannel> datagramChannel() {
+        return this == EPOLL ? EpollDatagramChannel.class : NioDatagramChannel.class;
     }
 
     /** The server socket channel class of this transport. */
