@@ -1,7 +1,6 @@
 package io.riptide.gateway.origin;
 
 import io.netty.resolver.AddressResolverGroup;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,20 +14,19 @@ import java.util.function.Function;
  * an IP literal is judged before anything is sent, a host name once resolved, at every connect.
  *
  * @param judge null for an address that may be fetched, else what kind it is ("a private address")
- * @param names resolves host names (the JVM's resolver; tests give their own, having no DNS)
+ * @param names resolves host names, or null for the fetcher's own DNS client (tests give their own, having no DNS)
  */
 record AddressPolicy(Function<InetAddress, String> judge, AddressResolverGroup<InetSocketAddress> names) {
-    /** Public origins only, names resolved as Netty does by default. */
-    static final AddressPolicy PUBLIC_ONLY = new AddressPolicy(OriginAddresses::forbidden, DefaultAddressResolverGroup.INSTANCE);
+    /** Public origins only, names resolved by the fetcher's own DNS client. */
+    static final AddressPolicy PUBLIC_ONLY = new AddressPolicy(OriginAddresses::forbidden, null);
 
     AddressPolicy {
         Objects.requireNonNull(judge, "judge");
-        Objects.requireNonNull(names, "names");
     }
 
     /**
      * The refusal of {@code url} if its host is an IP literal this policy refuses, else null (a
-     * host name is judged once resolved, by {@link #resolverGroup()}).
+     * host name is judged once resolved, by {@link #resolverGroup}).
      */
     FetchException literalRefusal(URI url) {
         String host = OriginKey.of(url).host();
@@ -46,8 +44,11 @@ record AddressPolicy(Function<InetAddress, String> judge, AddressResolverGroup<I
         return kind == null ? null : Failures.forbiddenOrigin(url, host + " is " + kind);
     }
 
-    /** A resolver group that fails the resolution of a name to an address this policy refuses. */
-    PublicOriginResolverGroup resolverGroup() {
-        return new PublicOriginResolverGroup(names, judge);
+    /**
+     * A resolver group that fails the resolution of a name to an address this policy refuses, names
+     * resolved by this policy's resolver or, without one, by {@code dns}.
+     */
+    PublicOriginResolverGroup resolverGroup(AddressResolverGroup<InetSocketAddress> dns) {
+        return new PublicOriginResolverGroup(names != null ? names : dns, judge);
     }
 }

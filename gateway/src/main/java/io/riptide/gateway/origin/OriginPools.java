@@ -7,6 +7,7 @@ import io.netty.channel.pool.AbstractChannelPoolMap;
 import io.netty.channel.pool.ChannelHealthChecker;
 import io.netty.channel.pool.ChannelPool;
 import io.netty.channel.pool.FixedChannelPool;
+import io.riptide.core.net.DnsResolvers;
 import io.riptide.core.net.NettyTransport;
 import java.net.InetSocketAddress;
 
@@ -19,11 +20,13 @@ final class OriginPools implements AutoCloseable {
     private final AbstractChannelPoolMap<OriginKey, FixedChannelPool> pools;
     /** Null when private origins are allowed. */
     private final PublicOriginResolverGroup publicOnly;
+    /** Names looked up without blocking a loop (the JVM's resolver would stall every fetch on it). */
+    private final DnsResolvers dns = new DnsResolvers();
 
     /** Connects to the addresses {@code addresses} allows, or to any when it is null. */
     OriginPools(EventLoopGroup ioGroup, OriginFetcherConfig config, OriginTls tls, FetchCounters counters,
             AddressPolicy addresses) {
-        this.publicOnly = addresses == null ? null : addresses.resolverGroup();
+        this.publicOnly = addresses == null ? null : addresses.resolverGroup(dns);
         Bootstrap base = new Bootstrap()
                 .group(ioGroup)
                 // The caller's group, epoll or NIO: the channels must be of its kind.
@@ -33,6 +36,8 @@ final class OriginPools implements AutoCloseable {
         if (publicOnly != null) {
             // Checked on the resolved address at each connect (redirect hops too), so DNS rebinding can't get around it.
             base.resolver(publicOnly);
+        } else {
+            base.resolver(dns);
         }
         this.pools = new AbstractChannelPoolMap<>() {
             @Override
@@ -60,5 +65,6 @@ final class OriginPools implements AutoCloseable {
         if (publicOnly != null) {
             publicOnly.close();
         }
+        dns.close();
     }
 }
