@@ -152,12 +152,13 @@ public final class Inserter {
             Recent r = recent.get(key);
             // A monitor's own poll must reach the origin: only requesters are answered from a recent result.
             if (waiter != null && r != null && r.until() > env.nowNanos()) {
-                answer(waiter, local, r.result());
                 if (stale) {
                     // Still a requester that found its copy stale: the monitors count it, as they count one
                     // that started a job (else reports within the recent window would never add up to a monitor).
+                    // Counted before the answer leaves, so whoever hears the answer sees the count.
                     onFinished.accept(new Finished(key, url, headers, true, r.result(), r.freshnessSeconds()));
                 }
+                answer(waiter, local, r.result());
                 return;
             }
             if (jobs.size() >= config.maxJobs()) {
@@ -544,13 +545,15 @@ public final class Inserter {
         if (outcome != Outcome.OVERLOADED) {
             recent.put(job.key, new Recent(result, now + config.recentResults().toNanos(), lifetime));
         }
+        // The monitors hear of it before the requesters do, so a requester that hears the answer sees
+        // what it caused (a monitor installed by its stale report).
+        onFinished.accept(new Finished(job.key, job.url, job.requestHeaders, job.stale, result, lifetime));
         for (Waiter w : job.waiters) {
             answer(w, null, result);
         }
         for (Consumer<InsertResult> c : job.local) {
             c.accept(result);
         }
-        onFinished.accept(new Finished(job.key, job.url, job.requestHeaders, job.stale, result, lifetime));
     }
 
     private void answer(Waiter waiter, Consumer<InsertResult> local, InsertResult result) {
