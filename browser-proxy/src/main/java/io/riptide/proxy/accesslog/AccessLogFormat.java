@@ -1,5 +1,6 @@
 package io.riptide.proxy.accesslog;
 
+import io.riptide.dolr.admin.JsonStatus;
 import java.util.Locale;
 
 /** How a line of the access log is written. */
@@ -73,27 +74,6 @@ public enum AccessLogFormat {
     }
 
     private static String quote(String s) {
-        if (s == null) {
-            return "null";
-        }
-        StringBuilder out = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+        return s == null ? "null" : JsonStatus.quote(s);
     }
 }

@@ -91,6 +91,13 @@ public final class JsonStatus {
         b.append(']');
     }
 
+    /** {@code s} as a JSON string, quoted and escaped (for others writing JSON, such as the proxy's access log). */
+    public static String quote(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2);
+        string(b, s);
+        return b.toString();
+    }
+
     private static void string(StringBuilder b, String s) {
         b.append('"');
         for (int i = 0; i < s.length(); i++) {
