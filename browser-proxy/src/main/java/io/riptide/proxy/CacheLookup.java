@@ -36,6 +36,29 @@ public interface CacheLookup {
     default void invalidate(String method, java.net.URI target, java.util.List<java.net.URI> related) {
     }
 
+    /**
+     * Whether the cache would keep the origin's response to {@code request} ({@code status},
+     * {@code responseHeaders} without hop-by-hop fields, {@code contentLength} or -1 when unknown) in
+     * its private tier, so the front keeps the body as it passes. Never blocks the caller.
+     */
+    default boolean mayKeep(ProxyRequest request, int status, Headers responseHeaders, long contentLength) {
+        return false;
+    }
+
+    /** The largest body the private tier keeps: the front stops collecting one past it. */
+    default long maxKeptBytes() {
+        return 0;
+    }
+
+    /**
+     * Keeps a response this proxy fetched from the origin itself (or a stored one the origin just
+     * freshened with a 304) for the next request: private to this proxy, under RFC 9111's shared-cache
+     * rules. Never blocks the caller.
+     */
+    default void keep(ProxyRequest request, int status, String reason, Headers responseHeaders, byte[] body,
+                      long requestTimeMillis, long responseTimeMillis) {
+    }
+
     /** What the cache has counted, for the status page; empty for a cache that counts nothing. */
     default Optional<CacheFigures> figures() {
         return Optional.empty();

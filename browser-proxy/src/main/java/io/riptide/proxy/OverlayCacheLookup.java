@@ -86,6 +86,22 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     }
 
     @Override
+    public boolean mayKeep(ProxyRequest request, int status, Headers responseHeaders, long contentLength) {
+        return cache.mayKeep(request, status, responseHeaders, contentLength);
+    }
+
+    @Override
+    public long maxKeptBytes() {
+        return memory == null ? 0 : cache.maxKeptBytes();
+    }
+
+    @Override
+    public void keep(ProxyRequest request, int status, String reason, Headers responseHeaders, byte[] body,
+                     long requestTimeMillis, long responseTimeMillis) {
+        cache.keep(request, status, reason, responseHeaders, body, requestTimeMillis, responseTimeMillis);
+    }
+
+    @Override
     public void invalidate(String method, java.net.URI target, List<java.net.URI> related) {
         cache.invalidate(target, related);
     }

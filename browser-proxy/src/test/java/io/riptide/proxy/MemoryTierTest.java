@@ -82,7 +82,11 @@ class MemoryTierTest {
 
     @Test
     void aTamperedCopyIsNeverKeptNorServedFromMemory() throws Exception {
-        try (TestOrigin origin = new TestOrigin().route("/page", x -> TestOrigin.send(x, 200, "from the origin"));
+        // The origin's answers are no-store, so the proxy's private tier keeps none: only the overlay's copies matter here.
+        try (TestOrigin origin = new TestOrigin().route("/page", x -> {
+                    x.getResponseHeaders().set("Cache-Control", "no-store");
+                    TestOrigin.send(x, 200, "from the origin");
+                });
                 OneNodeOverlay overlay = new OneNodeOverlay()) {
             overlay.storeVersion(origin.url("/page"), 1, "genuine", "forged!");
             try (RiptideProxy proxy = overlay.proxy(OverlayCacheConfig.defaults())) {

@@ -27,6 +27,7 @@ import io.riptide.gateway.origin.OriginFetcher;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import io.riptide.gateway.origin.OriginTls;
 import io.riptide.proxy.cache.LookupResult;
+import io.riptide.proxy.cache.InsertPolicy;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import io.riptide.proxy.cache.ProxyCache;
 import io.riptide.proxy.cache.ProxyRequest;
@@ -106,7 +107,9 @@ class OverlayCacheLookupTest {
         client = OverlayClient.start(SigningKey.generate(new SecureRandom()), List.of(first.address()),
                 OverlayClient.Options.of(Duration.ofSeconds(3)).withStages(List.of(OverlayCacheLookup.verifyStage(OverlayCacheConfig.defaults()))));
         assertTrue(client.awaitAttached(Duration.ofSeconds(10)));
-        cache = OverlayCacheLookup.start(client, List.of(PROVIDER.publicKey()), OverlayCacheConfig.defaults(), Clock.systemUTC());
+        // The paper's policy: every miss asks for an insert (the second-sight policy has its own test, PrivateTierTest).
+        cache = OverlayCacheLookup.start(client, List.of(PROVIDER.publicKey()),
+                OverlayCacheConfig.defaults().withInsertPolicy(InsertPolicy.FIRST_MISS), Clock.systemUTC());
     }
 
     private static ServerSettings settings(NodeAddress join) {

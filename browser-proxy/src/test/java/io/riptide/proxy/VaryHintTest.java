@@ -8,6 +8,7 @@ import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Headers;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.testing.Await;
+import io.riptide.proxy.cache.InsertPolicy;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import java.net.ProxySelector;
 import java.net.URI;
@@ -43,7 +44,7 @@ class VaryHintTest {
                 });
                 OneNodeOverlay overlay = new OneNodeOverlay((n, provider) ->
                         manager[0] = new RecordingManager<>(n, ObjectNames.cacheManagerGuid(provider), MissHint.class));
-                RiptideProxy proxy = overlay.proxy(OverlayCacheConfig.defaults())) {
+                RiptideProxy proxy = overlay.proxy(OverlayCacheConfig.defaults().withInsertPolicy(InsertPolicy.FIRST_MISS))) {
             HttpClient client = HttpClient.newBuilder().proxy(ProxySelector.of(proxy.server().address())).build();
             for (String path : List.of("/keyed", "/by-language")) {
                 HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(origin.url(path)))

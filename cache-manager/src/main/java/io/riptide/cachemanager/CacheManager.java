@@ -9,6 +9,7 @@ import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.hint.HintMessages.LoadReport;
 import io.riptide.core.hint.HintMessages.MissHint;
+import io.riptide.core.hint.HintMessages.SeenHint;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
@@ -69,6 +70,10 @@ public final class CacheManager implements OverlayApplication {
             hints++;
             hot.onRequests(m.guid(), requester, 1);
             inserts.onMiss(m);
+        } else if (payload instanceof SeenHint s) {
+            hints++;
+            hot.onRequests(s.guid(), requester, 1);
+            inserts.onSeen(s);
         } else if (payload instanceof StaleHint s) {
             hints++;
             inserts.onStale(s);
@@ -97,6 +102,11 @@ public final class CacheManager implements OverlayApplication {
     /** Hints received so far. */
     public long hints() {
         return hints;
+    }
+
+    /** Where miss, stale and seen hints become gateway requests. */
+    public InsertTrigger inserts() {
+        return inserts;
     }
 
     public GatewayRequests gateway() {

@@ -20,6 +20,8 @@ import java.time.Duration;
  * @param hotCheck        how often rates are compared with replica counts
  * @param requestDeadline how long an insert request or replication may take
  * @param maxTracked      most URLs and objects remembered at once (bounds memory under hint floods)
+ * @param sightWindow     a variant that proxies report fetching themselves ({@code SeenHint}) twice within this window
+ *                        is inserted: a day, as a CDN's cache-on-second-hit rule counts one-hit wonders
  */
 public record CacheManagerConfig(
         Duration missWindow,
@@ -34,11 +36,15 @@ public record CacheManagerConfig(
         int maxHotReplicas,
         Duration hotCheck,
         Duration requestDeadline,
-        int maxTracked) {
+        int maxTracked,
+        Duration sightWindow) {
+    /** Sightings count toward an insert for a day: a page revisited daily is worth a copy, a one-hit wonder is not. */
+    public static final Duration DEFAULT_SIGHT_WINDOW = Duration.ofDays(1);
 
     public CacheManagerConfig {
         if (climb < 0 || slowHops < 1 || slowMicros < 0 || !(loadPerReplica > 0) || maxHotReplicas < 0 || maxTracked < 1
-                || rateWindow.isZero() || rateWindow.isNegative() || hotCheck.isZero() || hotCheck.isNegative()) {
+                || rateWindow.isZero() || rateWindow.isNegative() || hotCheck.isZero() || hotCheck.isNegative()
+                || sightWindow == null || sightWindow.isZero() || sightWindow.isNegative()) {
             throw new IllegalArgumentException("invalid cache manager configuration: " + this);
         }
     }
@@ -46,18 +52,19 @@ public record CacheManagerConfig(
     /** Defaults for a real stub. */
     public static CacheManagerConfig defaults() {
         return new CacheManagerConfig(Duration.ofSeconds(10), Duration.ofSeconds(10), PlacementPolicy.CLIMB, 0, 2, 50_000,
-                Duration.ofSeconds(30), Duration.ofSeconds(10), 5.0, 8, Duration.ofSeconds(2), Duration.ofSeconds(10), 10_000);
+                Duration.ofSeconds(30), Duration.ofSeconds(10), 5.0, 8, Duration.ofSeconds(2), Duration.ofSeconds(10), 10_000,
+                DEFAULT_SIGHT_WINDOW);
     }
 
     /** A copy with another slow-hit placement policy and climb (0: from the hint's hops). */
     public CacheManagerConfig withPlacement(PlacementPolicy policy, int climbHops) {
         return new CacheManagerConfig(missWindow, staleWindow, policy, climbHops, slowHops, slowMicros, placeWindow, rateWindow,
-                loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked);
+                loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked, sightWindow);
     }
 
     /** A copy with another hot-object bound and replica cap. */
     public CacheManagerConfig withHotObjects(double perReplica, int maxReplicas) {
         return new CacheManagerConfig(missWindow, staleWindow, placement, climb, slowHops, slowMicros, placeWindow, rateWindow,
-                perReplica, maxReplicas, hotCheck, requestDeadline, maxTracked);
+                perReplica, maxReplicas, hotCheck, requestDeadline, maxTracked, sightWindow);
     }
 }

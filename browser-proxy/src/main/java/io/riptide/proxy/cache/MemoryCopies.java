@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.LongAdder;
  * against the same bound, so one number, {@code --memory-mb}, limits both. A URL's verified variant
  * record is kept too ({@link Names}), so a varying URL is found without the overlay as well.
  *
- * <p>Only {@link ProxyCache} puts, and only what {@link ReplicaCheck} accepted: nothing unverified
- * is ever kept. A newer version replaces an older one; an older one never replaces a newer.
+ * <p>Only {@link ProxyCache} puts: what {@link ReplicaCheck} accepted, under the provider's GUIDs, and
+ * the proxy's own fetches from the origin (its private tier) under GUIDs no provider's name can take
+ * ({@link UrlNames#privateBase}), which are never offered to the overlay. A newer version replaces an
+ * older one; an older one never replaces a newer (a private copy's version is its response time).
  * Thread-safe: the browser connections' loops read it without a lock while the cache's loop fills it.
  */
 public final class MemoryCopies implements AutoCloseable {
@@ -55,6 +57,8 @@ public final class MemoryCopies implements AutoCloseable {
         final int bodyLength;
         /** When the overlay last confirmed this copy or was last asked to: at most one background read per interval. */
         final AtomicLong checkedNanos;
+        /** For a private copy: whether a hit on it has told the cache yet (its second sighting, once). */
+        final java.util.concurrent.atomic.AtomicBoolean sighted = new java.util.concurrent.atomic.AtomicBoolean();
 
         Copy(Id guid, boolean primary, long version, VerifiedCopy view, CopyJudge.FreshWindow window, int bodyLength,
              long confirmedNanos) {
@@ -102,10 +106,16 @@ public final class MemoryCopies implements AutoCloseable {
     private final LongAdder misses = new LongAdder();
     private final LongAdder stored = new LongAdder();
 
-    /** A tier of at most {@code maxBytes}, bodies and bookkeeping together. */
+    /** A tier of at most {@code maxBytes}, bodies and bookkeeping together, the bodies off the heap. */
     public MemoryCopies(long maxBytes) {
         this.maxBytes = maxBytes;
         this.tier = new MemoryTier(maxBytes, this::evicted);
+    }
+
+    /** As above, the bodies in buffers from {@code alloc} (a simulation's proxies keep theirs on the heap). */
+    public MemoryCopies(long maxBytes, io.netty.buffer.ByteBufAllocator alloc) {
+        this.maxBytes = maxBytes;
+        this.tier = new MemoryTier(maxBytes, this::evicted, alloc);
     }
 
     // Reported by the tier on whichever thread ran its maintenance: a writer here, or a reader's lookup.

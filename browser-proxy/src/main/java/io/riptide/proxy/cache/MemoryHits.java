@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -29,12 +30,18 @@ import java.util.function.Consumer;
  * overlay read after it reached them, however long the origin's max-age; a URL nobody asks for costs
  * nothing. Memory hits are not counted in load reports: they cost the overlay nothing to move.
  *
+ * <p>The proxy's own fetches (its private tier, kept by {@link ProxyCache#keep}) are answered the same
+ * way after the verified copies, with {@code detail=private}; they are never re-read through the
+ * overlay, and the first request that finds one tells the cache it was asked for again.
+ *
  * <p>Thread-safe: it reads the time from {@link Env} and changes nothing but the tier's counters and
  * the copies' last-checked times.
  */
 public final class MemoryHits {
     /** The Cache-Status of every memory hit. */
     public static final CacheStatus MEMORY_HIT = CacheStatus.hit("memory");
+    /** The Cache-Status of a hit on a response the proxy fetched from the origin itself. */
+    public static final CacheStatus PRIVATE_HIT = CacheStatus.hit("private");
 
     private final Env env;
     private final UrlNames names = new UrlNames();
@@ -45,9 +52,12 @@ public final class MemoryHits {
     private final Invalidations invalidations;
     /** Starts a background overlay read of a request, whose verified copy renews or replaces the kept one. */
     private final Consumer<ProxyRequest> refresh;
+    /** Told, once per private copy, that a request found it: the URL's second sighting (with the copy's header fields). */
+    private final BiConsumer<ProxyRequest, Headers> sightedAgain;
 
     MemoryHits(Env env, List<PublicKey> providers, MemoryCopies copies, CopyJudge judge, Duration recheck,
-               Invalidations invalidations, Consumer<ProxyRequest> refresh) {
+               Invalidations invalidations, Consumer<ProxyRequest> refresh, BiConsumer<ProxyRequest, Headers> sightedAgain) {
+        this.sightedAgain = sightedAgain;
         this.invalidations = invalidations;
         this.env = env;
         this.providers = List.copyOf(providers);
@@ -59,19 +69,20 @@ public final class MemoryHits {
 
     /**
      * A fresh answer from memory for {@code request}, whose body the caller then owns, or null when the
-     * overlay must be asked.
+     * overlay must be asked. Verified copies come first, the proxy's own fetches (its private tier) after.
      */
     public LookupResult lookup(ProxyRequest request) {
         CanonicalUrl url = canonical(request);
         if (url != null) {
-            for (int i = 0; i < providers.size(); i++) {
-                LookupResult r = judged(providers.get(i), i == 0, url, request);
+            for (int i = 0; i <= providers.size(); i++) {
+                LookupResult r = judged(i, url, request);
                 if (r == null) {
                     continue;
                 }
                 if (r.served() && r.status().hit() && !r.wasStale()) {
                     copies.hit();
-                    return r.status() == MEMORY_HIT ? r : r.withStatus(MEMORY_HIT);
+                    CacheStatus status = i < providers.size() ? MEMORY_HIT : PRIVATE_HIT;
+                    return r.status() == status ? r : r.withStatus(status);
                 }
                 r.release();
             }
@@ -81,27 +92,30 @@ public final class MemoryHits {
     }
 
     /**
-     * The kept copy of {@code url} under any provider, judged for {@code request}: for the overlay
-     * path, when the overlay had nothing newer (a stale copy to revalidate with the origin, or one a
-     * request's directives allow). Null if memory holds none.
+     * The kept copy of {@code url} under any provider, or the proxy's own, judged for {@code request}:
+     * for the overlay path, when the overlay had nothing newer (a stale copy to revalidate with the
+     * origin, or one a request's directives allow). Null if memory holds none.
      */
     LookupResult judged(ProxyRequest request) {
         CanonicalUrl url = canonical(request);
         if (url == null) {
             return null;
         }
-        for (int i = 0; i < providers.size(); i++) {
-            LookupResult r = judged(providers.get(i), i == 0, url, request);
+        for (int i = 0; i <= providers.size(); i++) {
+            LookupResult r = judged(i, url, request);
             if (r != null) {
-                return r;
+                return i < providers.size() || r.status().detail() != null ? r : r.withStatus(r.status().withDetail("private"));
             }
         }
         return null;
     }
 
-    private LookupResult judged(PublicKey key, boolean primary, CanonicalUrl url, ProxyRequest request) {
+    /** The copy kept under the {@code i}th provider's names ({@code i == providers.size()}: the proxy's own), judged. */
+    private LookupResult judged(int i, CanonicalUrl url, ProxyRequest request) {
+        boolean own = i == providers.size();
+        PublicKey key = own ? null : providers.get(i);
         Headers fields = request.headers();
-        Id guid = names.base(key, url.value());
+        Id guid = own ? names.privateBase(url.value()) : names.base(key, url.value());
         VariantKey expected = VariantKey.NONE;
         MemoryCopies.Names record = copies.names(guid);
         if (record != null) {
@@ -110,7 +124,7 @@ public final class MemoryHits {
                 return null;
             }
             expected = variant.get();
-            guid = names.variant(key, url.value(), expected);
+            guid = own ? UrlNames.privateName(url.value(), expected) : names.variant(key, url.value(), expected);
         }
         MemoryCopies.Held held = copies.copy(guid);
         if (held == null) {
@@ -122,15 +136,21 @@ public final class MemoryHits {
             held.body().release();
             return null;
         }
-        LookupResult.Found found = new LookupResult.Found(guid, primary, copy.version, false, null, 0);
+        LookupResult.Found found = new LookupResult.Found(guid, i == 0, copy.version, false, null, 0);
         long nowMillis = env.wallClockMillis();
         LookupResult r;
         if (!fields.contains("Cache-Control") && !fields.contains("Pragma") && copy.window.freshAt(nowMillis)) {
             // What the judge decides for a request without directives, worked out when the copy was kept.
-            r = LookupResult.serve(MEMORY_HIT, new LookupResult.Answer(copy.view.status(), copy.view.reason(),
+            r = LookupResult.serve(own ? PRIVATE_HIT : MEMORY_HIT, new LookupResult.Answer(copy.view.status(), copy.view.reason(),
                     copy.servedHeaders, held.body(), copy.window.ageSecondsAt(nowMillis)), found);
         } else {
             r = judge.judge(copy.view, held.body(), url.value(), fields, Instant.ofEpochMilli(nowMillis), found);
+        }
+        if (own) {
+            if (copy.sighted.compareAndSet(false, true)) {
+                sightedAgain.accept(request, copy.view.headers()); // asked for again: once per private copy
+            }
+            return r; // nothing in the overlay to re-read it from
         }
         long now = env.nowNanos();
         long checked = copy.checkedNanos.get();

@@ -16,9 +16,11 @@ import java.time.Duration;
  * @param memoryBytes     the proxy's own memory tier of verified copies, in bytes (bodies off the heap); 0 turns it off
  * @param memoryRecheck   a copy served from memory is re-read through the overlay in the background once it was last
  *                        confirmed longer ago than this, so a pushed update or heartbeat reaches the proxy within it
+ * @param insertPolicy    when a miss the proxy fetched itself asks for an insert into the overlay
  */
 public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterval, int maxBodyBytes, int verifyQueue,
-        Duration readDeadline, Duration loadReportEvery, int maxLoadReports, long memoryBytes, Duration memoryRecheck) {
+        Duration readDeadline, Duration loadReportEvery, int maxLoadReports, long memoryBytes, Duration memoryRecheck,
+        InsertPolicy insertPolicy) {
     /** The read deadline unless one is given: long enough for a far replica, short enough that a dead node is not a hang. */
     public static final Duration DEFAULT_READ_DEADLINE = Duration.ofSeconds(3);
     /**
@@ -41,6 +43,12 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
      */
     public static final Duration DEFAULT_MEMORY_RECHECK = Duration.ofSeconds(1);
 
+    /**
+     * How long a proxy remembers that it fetched a variant itself, for {@link InsertPolicy#SECOND_SIGHT}
+     * when the private copy is gone: a day, the manager's sight window too.
+     */
+    public static final Duration SIGHT_WINDOW = Duration.ofDays(1);
+
     public OverlayCacheConfig {
         if (readDeadline == null || readDeadline.isNegative() || readDeadline.isZero()) {
             throw new IllegalArgumentException("the read deadline must be positive, not " + readDeadline);
@@ -53,6 +61,15 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
             throw new IllegalArgumentException("the memory tier needs a non-negative size and a positive recheck, not "
                     + memoryBytes + " bytes and " + memoryRecheck);
         }
+        java.util.Objects.requireNonNull(insertPolicy, "insertPolicy");
+    }
+
+    /** As above, inserting on a second sighting. */
+    public OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterval, int maxBodyBytes, int verifyQueue,
+                              Duration readDeadline, Duration loadReportEvery, int maxLoadReports, long memoryBytes,
+                              Duration memoryRecheck) {
+        this(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery, maxLoadReports, memoryBytes,
+                memoryRecheck, InsertPolicy.SECOND_SIGHT);
     }
 
     /** As above with the default memory tier. */
@@ -81,30 +98,36 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
     /** This configuration with reads waiting at most {@code deadline} for their access node. */
     public OverlayCacheConfig withReadDeadline(Duration deadline) {
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, deadline, loadReportEvery,
-                maxLoadReports, memoryBytes, memoryRecheck);
+                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy);
     }
 
     /** This configuration with at most {@code max} load reports every {@code every} (0: none). */
     public OverlayCacheConfig withLoadReports(Duration every, int max) {
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, every, max, memoryBytes,
-                memoryRecheck);
+                memoryRecheck, insertPolicy);
     }
 
     /** This configuration with a hop budget of {@code hops} per read. */
     public OverlayCacheConfig withTtl(int hops) {
         return new OverlayCacheConfig(hops, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports, memoryBytes, memoryRecheck);
+                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy);
     }
 
     /** This configuration with a hit slower than {@code threshold} hinted. */
     public OverlayCacheConfig withSlowHit(Duration threshold) {
         return new OverlayCacheConfig(ttl, threshold, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports, memoryBytes, memoryRecheck);
+                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy);
     }
 
     /** This configuration with a memory tier of {@code bytes} (0: none) whose copies are re-read after {@code recheck}. */
     public OverlayCacheConfig withMemory(long bytes, Duration recheck) {
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports, bytes, recheck);
+                maxLoadReports, bytes, recheck, insertPolicy);
+    }
+
+    /** This configuration asking for inserts by {@code policy}. */
+    public OverlayCacheConfig withInsertPolicy(InsertPolicy policy) {
+        return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
+                maxLoadReports, memoryBytes, memoryRecheck, policy);
     }
 }

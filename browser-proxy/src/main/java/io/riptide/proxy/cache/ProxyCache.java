@@ -4,6 +4,8 @@ import io.netty.buffer.Unpooled;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Headers;
+import io.riptide.core.http.StorageDecision;
+import io.riptide.core.http.Storability;
 import io.riptide.core.http.VariantKey;
 import io.riptide.core.http.Variants;
 import io.riptide.core.id.Id;
@@ -12,6 +14,7 @@ import io.riptide.core.object.PushMode;
 import io.riptide.core.object.RejectReason;
 import io.riptide.core.runtime.Cancellable;
 import io.riptide.core.runtime.Env;
+import io.riptide.core.throttle.Throttle;
 import io.riptide.dolr.client.ObjectRead;
 import io.riptide.dolr.client.OverlayAccess;
 import io.riptide.dolr.location.LocationMessages.FailureReason;
@@ -58,6 +61,10 @@ public final class ProxyCache {
     private final MemoryCopies memory;
     private final MemoryHits memoryHits;
     private final Invalidations invalidations = new Invalidations();
+    private final Storability storability = new Storability();
+    /** Variants this proxy fetched itself within the sight window ({@link InsertPolicy#SECOND_SIGHT}). */
+    private final Throttle<Id> sightings = Throttle.oncePer(OverlayCacheConfig.SIGHT_WINDOW, Hints.MAX_REMEMBERED);
+    private final java.util.concurrent.atomic.LongAdder kept = new java.util.concurrent.atomic.LongAdder();
     private final Map<RejectReason, Long> refused = new EnumMap<>(RejectReason.class);
     private long lookups;
     private long hits;
@@ -93,7 +100,8 @@ public final class ProxyCache {
                 config.maxLoadReports(), LoadReports.MAX_TALLIED, config.ttl());
         this.memory = memory;
         this.memoryHits = memory == null ? null : new MemoryHits(env, this.providers, memory, judge, config.memoryRecheck(),
-                invalidations, request -> env.execute(() -> refresh(request)));
+                invalidations, request -> env.execute(() -> refresh(request)),
+                (request, stored) -> env.execute(() -> sightedAgain(request, stored)));
     }
 
     /** The memory tier's answers, usable from any thread; null when there is no memory tier. */
@@ -293,6 +301,7 @@ public final class ProxyCache {
             invalidations.mark(url, now);
             if (memory != null) {
                 providers.forEach(key -> memory.remove(ObjectNames.objectGuid(key, url, "")));
+                memory.remove(UrlNames.privateName(url, VariantKey.NONE));
             }
         }
         env.execute(() -> urls.forEach(url -> hints.missOrStale(ObjectNames.objectGuid(primary, url, ""), url, Headers.EMPTY,
@@ -301,9 +310,11 @@ public final class ProxyCache {
 
     /**
      * The origin answered a request that the lookup sent forward (a miss, or a copy to revalidate)
-     * with {@code status} and {@code responseHeaders}: a miss hint (a stale one if the lookup found the
-     * copy stale) for the variant the response's Vary selects, or, when that variant was hinted within
-     * the interval, one more request in the load report. Only GETs are hinted.
+     * with {@code status} and {@code responseHeaders}. A stale verified copy gets a stale hint. A miss
+     * gets a miss hint (one more request in the load report if that variant was hinted within the
+     * interval) for the variant the response's Vary selects, as the {@link InsertPolicy} says: on
+     * every miss, or on the variant's second sighting, the first one only a seen hint. A response
+     * that may not be stored is never hinted: no gateway could keep it either. Only GETs are hinted.
      */
     public void onOriginResponse(ProxyRequest request, LookupResult lookup, int status, Headers responseHeaders) {
         if (!"GET".equals(request.method())) {
@@ -315,19 +326,110 @@ public final class ProxyCache {
         } catch (IllegalArgumentException e) {
             return;
         }
-        // A 304 to the browser's own conditional request often omits Vary: then which fields select the
-        // variant is unknown, and the hint carries the safe allow-list instead.
-        Optional<List<String>> vary = status == 304 && !responseHeaders.contains("Vary")
+        // A 304 to the browser's own conditional request says the browser holds it (storable, presumably),
+        // and often omits Vary: then which fields select the variant is unknown, and the hint carries the
+        // safe allow-list instead.
+        boolean browsersOwn = status == 304;
+        if (!browsersOwn && !storability.decide(request.method(), request.headers(), status, responseHeaders).storable()) {
+            return;
+        }
+        Optional<List<String>> vary = browsersOwn && !responseHeaders.contains("Vary")
                 ? Optional.empty() : Optional.of(Variants.varyFields(responseHeaders));
         Optional<Id> target = hints.target(url, request.headers(), vary);
         if (target.isEmpty()) {
             return;
         }
         long staleVersion = lookup != null && lookup.wasStale() ? lookup.found().version() : -1;
+        if (staleVersion < 0 && config.insertPolicy() == InsertPolicy.SECOND_SIGHT
+                && sightings.admit(target.get(), env.nowNanos())) {
+            hints.seen(target.get(), url, request.headers(), vary); // the first sighting: kept privately, no insert yet
+            return;
+        }
         boolean hinted = hints.missOrStale(target.get(), url, request.headers(), vary, staleVersion);
         if (!hinted || staleVersion >= 0) {
             load.count(target.get()); // no hint that counts a request told the manager of this one
         }
+    }
+
+    /**
+     * A request found a copy in the private tier ({@code stored}: its header fields) for the first
+     * time: the variant's second sighting, which under {@link InsertPolicy#SECOND_SIGHT} asks for the
+     * insert (a miss hint) that the first sighting did not.
+     */
+    private void sightedAgain(ProxyRequest request, Headers stored) {
+        if (config.insertPolicy() != InsertPolicy.SECOND_SIGHT) {
+            return; // the first miss asked already
+        }
+        String url;
+        try {
+            url = CanonicalUrl.of(request.url().toString()).value();
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        Optional<List<String>> vary = Optional.of(Variants.varyFields(stored));
+        hints.target(url, request.headers(), vary).ifPresent(target -> {
+            sightings.admit(target, env.nowNanos());
+            hints.missOrStale(target, url, request.headers(), vary, -1);
+        });
+    }
+
+    /**
+     * Whether a response to {@code request} with {@code status} and {@code responseHeaders} (hop-by-hop
+     * fields gone) may go into the private tier, so the front knows whether to keep its body as it
+     * passes: a GET, storable by a shared cache (RFC 9111 §3), not partial, no larger than a replica
+     * may be, with a memory tier to keep it in. Thread-safe.
+     */
+    public boolean mayKeep(ProxyRequest request, int status, Headers responseHeaders, long contentLength) {
+        return memory != null && "GET".equals(request.method()) && contentLength <= config.maxBodyBytes()
+                && storability.decide(request.method(), request.headers(), status, responseHeaders).storable()
+                && Variants.key(responseHeaders, request.headers()).isPresent();
+    }
+
+    /**
+     * Keeps a response the proxy fetched from the origin itself (or a stored one the origin just
+     * freshened with a 304) in its private tier, so the next request for it is a hit at once (RFC 9111
+     * shared-cache rules: {@link #mayKeep}, with the fields the decision strips removed). Private to
+     * this proxy: never offered to the overlay, which only holds what a provider signed. A varying
+     * response is kept as its variant, with a record of the fields it varies on. Thread-safe (the
+     * browser loops call it).
+     *
+     * @param requestTimeMillis  when the request went to the origin
+     * @param responseTimeMillis when its response arrived
+     */
+    public void keep(ProxyRequest request, int status, String reason, Headers responseHeaders, byte[] body,
+                     long requestTimeMillis, long responseTimeMillis) {
+        if (!mayKeep(request, status, responseHeaders, body.length)) {
+            return;
+        }
+        CanonicalUrl url;
+        try {
+            url = CanonicalUrl.of(request.url().toString());
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        StorageDecision decision = storability.decide(request.method(), request.headers(), status, responseHeaders);
+        Headers headers = decision.strip(responseHeaders).without("Cache-Status");
+        List<String> vary = Variants.varyFields(headers);
+        VariantKey variant = Variants.key(vary, request.headers()).orElseThrow();
+        Id base = UrlNames.privateName(url.value(), VariantKey.NONE);
+        Id guid = base;
+        if (!vary.isEmpty()) {
+            memory.putNames(base, responseTimeMillis, vary);
+            guid = UrlNames.privateName(url.value(), variant);
+        }
+        VerifiedCopy view = new VerifiedCopy(status, reason, headers, requestTimeMillis, responseTimeMillis, responseTimeMillis);
+        memory.putCopy(guid, false, responseTimeMillis, view, judge.window(view), body, env.nowNanos());
+        kept.increment();
+    }
+
+    /** The largest body {@link #keep} keeps. */
+    public long maxKeptBytes() {
+        return config.maxBodyBytes();
+    }
+
+    /** Responses kept in the private tier so far. */
+    public long keptPrivately() {
+        return kept.sum();
     }
 
     /** Cacheable requests looked up. */

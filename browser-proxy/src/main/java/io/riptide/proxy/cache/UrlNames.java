@@ -25,6 +25,9 @@ final class UrlNames {
 
     private final Cache<VariantName, Id> variants = Caffeine.newBuilder().maximumSize(MAX_URLS).executor(Runnable::run).build();
 
+    private static final byte[] PRIVATE = "riptide-proxy-private\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private final Cache<String, Id> privateBases = Caffeine.newBuilder().maximumSize(MAX_URLS).executor(Runnable::run).build();
+
     private record BaseKey(PublicKey provider, String canonicalUrl) {
     }
 
@@ -46,6 +49,21 @@ final class UrlNames {
     Id variant(PublicKey provider, String canonicalUrl, VariantKey variant) {
         return variants.get(new VariantName(provider, canonicalUrl, variant),
                 k -> ObjectNames.objectGuid(k.provider(), k.canonicalUrl(), k.variant().toString()));
+    }
+
+    /**
+     * The GUID the proxy keeps its own fetch of {@code canonicalUrl}'s {@code variant} under: a hash no
+     * provider's object name can equal (those hash a public key first), so a private copy is never
+     * mistaken for a verified one, nor offered to anyone.
+     */
+    static Id privateName(String canonicalUrl, VariantKey variant) {
+        return Id.hash(PRIVATE, canonicalUrl.getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[] {0},
+                variant.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** {@link #privateName} of the base object ({@link VariantKey#NONE}), remembered. */
+    Id privateBase(String canonicalUrl) {
+        return privateBases.get(canonicalUrl, u -> privateName(u, VariantKey.NONE));
     }
 
     /** The GUID of {@code canonicalUrl}'s base object under {@code provider}. */

@@ -1,6 +1,7 @@
 package io.riptide.proxy.front;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -83,6 +84,12 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private boolean clientGone;
     /** The revalidation of a verified copy this exchange runs, or null. */
     private Revalidation revalidation;
+    /** The origin's body as it passes, for the cache's private tier; null when this response is not kept. */
+    private ByteBuf keeping;
+    private String keepingReason;
+    /** When the request went to the origin and its answer came, by the cache's clock (RFC 9111 §4.2.3). */
+    private long originRequestMillis;
+    private long originResponseMillis;
     /** What the origin's response head came to while revalidating: passed on ({@code PASS}), or held back and replaced. */
     private Revalidation.Verdict held = Revalidation.Verdict.PASS;
 
@@ -269,6 +276,9 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             Headers freshened = revalidation.freshened();
             serve(stored.status(), stored.reason(), freshened, Unpooled.wrappedBuffer(stored.body()), -1, answered);
             hintCache(304, freshened);
+            // The origin freshened the copy (RFC 9111 §4.3.4): kept so, the next request need not ask again.
+            context.cache().keep(cacheRequest, stored.status(), stored.reason(), freshened, stored.body(),
+                    originRequestMillis, now().toEpochMilli());
             return;
         }
         if (stored.staleIfError()) {
@@ -311,6 +321,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private void forward(Outcome outcome, CacheStatus cacheStatus) {
         this.outcome = outcome;
         this.cacheStatus = cacheStatus;
+        originRequestMillis = now().toEpochMilli();
         origin = new OriginExchange(context.upstream(), ch.eventLoop(), target.origin(), upstreamHead, this);
         origin.start();
         for (HttpContent c; (c = early.poll()) != null; ) {
@@ -347,6 +358,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
 
     /** The request itself is bad after its head went up: drop the origin side and tell the browser, then close. */
     private void refuse(HttpResponseStatus status, String message) {
+        stopKeeping();
         if (origin != null) {
             origin.abort();
         }
@@ -380,6 +392,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     @Override
     public void clientClosed() {
         clientGone = true;
+        stopKeeping();
         if (origin != null) {
             origin.abort();
         }
@@ -404,6 +417,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         responseStarted = true;
         if (cacheRequest != null) {
             originResponseHeaders = headersOf(h);
+            startKeeping(head);
         }
         invalidateAfterUnsafe(head.status().code(), h);
         HopByHop.addVia(h, head.protocolVersion(), context.config().via());
@@ -436,6 +450,13 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             return;
         }
         sentBytes += content.content().readableBytes();
+        if (keeping != null) {
+            if (keeping.readableBytes() + content.content().readableBytes() > context.cache().maxKeptBytes()) {
+                stopKeeping(); // larger than the private tier keeps
+            } else {
+                keeping.writeBytes(content.content(), content.content().readerIndex(), content.content().readableBytes());
+            }
+        }
         ch.write(content, ch.voidPromise());
         if (!ch.isWritable()) {
             origin.pause();
@@ -461,6 +482,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         long now = System.nanoTime();
         context.stats().record(outcome, now - started);
         logAccess(sentStatus, sentBytes, sentType, cacheStatus);
+        keepResponse();
         hintCache(status, originResponseHeaders);
         if (keepAlive && requestComplete) {
             ch.flush();
@@ -469,6 +491,43 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             front.closeAfterFlush();
         }
         front.exchangeProgressed();
+    }
+
+    /**
+     * Starts collecting the origin's body for the cache's private tier if the cache would keep this
+     * response (a GET's full, storable answer; {@link io.riptide.proxy.CacheLookup#mayKeep}).
+     */
+    private void startKeeping(HttpResponse head) {
+        int code = head.status().code();
+        if (headRequest || !HttpMethod.GET.equals(upstreamHead.method())
+                || !context.cache().mayKeep(cacheRequest, code, originResponseHeaders, HttpUtil.getContentLength(head, -1L))) {
+            return;
+        }
+        keeping = ch.alloc().heapBuffer((int) Math.min(HttpUtil.getContentLength(head, 0L), context.cache().maxKeptBytes()));
+        keepingReason = head.status().reasonPhrase();
+        originResponseMillis = now().toEpochMilli();
+    }
+
+    private void stopKeeping() {
+        if (keeping != null) {
+            keeping.release();
+            keeping = null;
+        }
+    }
+
+    /** The origin's whole body arrived: the cache keeps the response privately. */
+    private void keepResponse() {
+        if (keeping == null) {
+            return;
+        }
+        byte[] body = ByteBufUtil.getBytes(keeping);
+        stopKeeping();
+        try {
+            context.cache().keep(cacheRequest, sentStatus, keepingReason, originResponseHeaders, body, originRequestMillis,
+                    originResponseMillis);
+        } catch (RuntimeException e) {
+            LOG.debug("keeping {} threw", target.url(), e);
+        }
     }
 
     /**
@@ -522,6 +581,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         }
         context.stats().record(Outcome.ERROR, System.nanoTime() - started);
         responseComplete = true;
+        stopKeeping();
         logAccess(responseStarted ? sentStatus : failure.status(), sentBytes, sentType, cacheStatus);
         if (clientGone) {
             return;

@@ -4,6 +4,7 @@ import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.gateway.GatewayMessages.InsertRequest;
 import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.hint.HintMessages.MissHint;
+import io.riptide.core.hint.HintMessages.SeenHint;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.http.Headers;
 import io.riptide.core.http.VariantKey;
@@ -29,7 +30,7 @@ import java.util.Optional;
  */
 public final class Hints {
     /** Most variants whose last hint is remembered; a forgotten one may be hinted again early, never lost. */
-    static final int MAX_REMEMBERED = 100_000;
+    public static final int MAX_REMEMBERED = 100_000;
 
     private final Env env;
     private final OverlayAccess overlay;
@@ -41,6 +42,7 @@ public final class Hints {
     private long missHints;
     private long staleHints;
     private long latencyHints;
+    private long seenHints;
 
     /** Hints for {@code provider}'s services over {@code overlay}, within {@code ttl} hops, once per variant per {@code interval}. */
     public Hints(Env env, OverlayAccess overlay, PublicKey provider, int ttl, Duration interval) {
@@ -95,6 +97,23 @@ public final class Hints {
         }
         overlay.anycast(managers, toManager, gateways, new InsertRequest(0, url, selecting, stale), ttl);
         return true;
+    }
+
+    /**
+     * The proxy fetched {@code target} (see {@link #target}) itself and keeps it privately: a seen hint
+     * to the nearest manager, which inserts the variant if it hears of it again; where no manager
+     * runs it is simply lost (no gateway fallback: nobody asked for an insert). Counts as one request
+     * at the manager. The caller sends one per variant per sight window, so it is not throttled here,
+     * nor does it hold back the miss hint of a second sighting soon after.
+     */
+    public void seen(Id target, String url, Headers request, Optional<List<String>> vary) {
+        seenHints++;
+        overlay.anycast(managers, new SeenHint(url, target, Variants.selectingFields(request, vary)), ttl);
+    }
+
+    /** Seen hints sent. */
+    public long seenHints() {
+        return seenHints;
     }
 
     /** Miss hints sent. */

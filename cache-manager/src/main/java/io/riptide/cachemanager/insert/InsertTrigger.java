@@ -2,6 +2,7 @@ package io.riptide.cachemanager.insert;
 
 import io.riptide.cachemanager.CacheManagerConfig;
 import io.riptide.core.hint.HintMessages.MissHint;
+import io.riptide.core.hint.HintMessages.SeenHint;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.http.Headers;
 import io.riptide.core.http.Variants;
@@ -22,6 +23,10 @@ import java.util.Optional;
  * ({@link Variants#SELECTING_FIELDS}, normalised) count as a variant and go on to the gateway, and one
  * URL gets at most {@link #MAX_VARIANTS_PER_URL} distinct variants fetched per window: varying
  * Accept-Language from hint to hint buys no more origin fetches than that.
+ *
+ * <p>A proxy that fetched a variant itself for the first time says so ({@link SeenHint}) and asks for
+ * nothing; the second sighting within the sight window, from any proxy of the stub, is treated as a
+ * miss: the URL is hot across proxies, and an insert now pays for its origin fetch.
  */
 public final class InsertTrigger {
     /** The most distinct variants of one URL asked for per window (per kind: misses, re-checks). */
@@ -33,6 +38,8 @@ public final class InsertTrigger {
     private final Throttle<String> stale;
     private final Throttle<String> missUrls;
     private final Throttle<String> staleUrls;
+    private final Throttle<String> sightings;
+    private long firstSightings;
 
     public InsertTrigger(Env env, GatewayRequests gateway, CacheManagerConfig config) {
         this.env = env;
@@ -41,6 +48,7 @@ public final class InsertTrigger {
         this.stale = Throttle.oncePer(config.staleWindow(), config.maxTracked());
         this.missUrls = Throttle.perWindow(config.missWindow(), MAX_VARIANTS_PER_URL, config.maxTracked());
         this.staleUrls = Throttle.perWindow(config.staleWindow(), MAX_VARIANTS_PER_URL, config.maxTracked());
+        this.sightings = Throttle.oncePer(config.sightWindow(), config.maxTracked());
     }
 
     /** A miss: one insert per URL and variant per window, at most {@link #MAX_VARIANTS_PER_URL} variants. */
@@ -49,6 +57,25 @@ public final class InsertTrigger {
         if (admit(misses, missUrls, hint.url(), selecting)) {
             gateway.insert(hint.url(), selecting, false);
         }
+    }
+
+    /**
+     * A proxy fetched a variant itself: the first sighting in the window is only remembered; a later
+     * one within it is a miss ({@link #onMiss}'s limits apply). Returns whether this was a first sighting.
+     */
+    public boolean onSeen(SeenHint hint) {
+        Headers selecting = Variants.selectingFields(hint.requestHeaders(), Optional.empty());
+        if (sightings.admit(variantOf(hint.url(), selecting), env.nowNanos())) {
+            firstSightings++;
+            return true;
+        }
+        onMiss(new MissHint(hint.url(), hint.guid(), hint.requestHeaders()));
+        return false;
+    }
+
+    /** Sightings that were a variant's first in its window (remembered, nothing inserted). */
+    public long firstSightings() {
+        return firstSightings;
     }
 
     /** A stale copy: one re-check per URL and variant per window, at most {@link #MAX_VARIANTS_PER_URL} variants. */

@@ -41,6 +41,19 @@ public final class HintMessages {
     }
 
     /**
+     * A proxy missed {@code guid} (for {@code url}) and fetched it from the origin itself, for the first
+     * time in its window: it keeps the response privately and asks for no insert. A manager that hears
+     * of the same variant again within its window (from this proxy or another) has the gateway insert
+     * it then, so a URL costs the origin a second fetch only once it has been asked for twice.
+     * {@code requestHeaders} select the variant, as in {@link MissHint}.
+     */
+    public record SeenHint(String url, Id guid, Headers requestHeaders) implements WireMessage {
+        public SeenHint {
+            Objects.requireNonNull(requestHeaders, "requestHeaders");
+        }
+    }
+
+    /**
      * A replica of {@code guid} (for {@code url}) was stale: the newest version the proxy found was
      * {@code staleVersion}. {@code requestHeaders} select the variant, as in {@link MissHint}.
      */
@@ -82,6 +95,9 @@ public final class HintMessages {
         codec.register(FIRST_TAG + 5, StaleHint.class,
                 (m, out) -> GatewayMessages.writeHeaders(out.string(m.url()).id(m.guid()).i64(m.staleVersion()), m.requestHeaders()),
                 in -> new StaleHint(in.string(GatewayMessages.MAX_URL_BYTES), in.id(), in.i64(), GatewayMessages.readHeaders(in)));
+        codec.register(FIRST_TAG + 6, SeenHint.class,
+                (m, out) -> GatewayMessages.writeHeaders(out.string(m.url()).id(m.guid()), m.requestHeaders()),
+                in -> new SeenHint(in.string(GatewayMessages.MAX_URL_BYTES), in.id(), GatewayMessages.readHeaders(in)));
         codec.register(FIRST_TAG + 3, LoadReport.class,
                 (m, out) -> out.id(m.guid()).i32(m.requests()),
                 in -> new LoadReport(in.id(), in.i32(0, MAX_REPORTED_REQUESTS, "reported requests")));

@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.hint.HintMessages.LoadReport;
 import io.riptide.core.hint.HintMessages.MissHint;
+import io.riptide.core.hint.HintMessages.SeenHint;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
@@ -32,6 +33,7 @@ class HintMessagesTest {
                 new MissHint("http://example.com/a", guid), new StaleHint("http://example.com/a", guid, 7),
                 new MissHint("http://example.com/a", guid, Headers.of("Accept-Encoding", "gzip, br")),
                 new StaleHint("http://example.com/a", guid, 7, Headers.of("Accept-Language", "fr", "Accept", "text/css")),
+                new SeenHint("http://example.com/a", guid, Headers.of("Accept-Encoding", "gzip")),
                 new LoadReport(guid, 42))) {
             ByteBuf buf = Unpooled.buffer();
             try {
