@@ -115,6 +115,28 @@ class MemoryTierTest {
     }
 
     @Test
+    void aCopyNotAskedForLatelyIsReadThroughTheOverlayBeforeItIsUsed() throws Exception {
+        Duration recheck = OverlayCacheConfig.DEFAULT_MEMORY_RECHECK;
+        try (TestOrigin origin = new TestOrigin().route("/quiet", x -> TestOrigin.send(x, 200, "from the origin"));
+                OneNodeOverlay overlay = new OneNodeOverlay()) {
+            overlay.storeVersion(origin.url("/quiet"), 1, "old", "old");
+            try (RiptideProxy proxy = overlay.proxy(OverlayCacheConfig.defaults())) {
+                assertEquals("old", fetch(proxy, origin.url("/quiet")).body());
+                assertEquals("riptide; hit; detail=memory", cacheStatus(fetch(proxy, origin.url("/quiet"))));
+                // Nobody asks for it for longer than twice the recheck interval, and meanwhile an update lands.
+                overlay.storeVersion(origin.url("/quiet"), 2, "new", "new");
+                Thread.sleep(2 * recheck.toMillis() + 300);
+                HttpResponse<String> first = fetch(proxy, origin.url("/quiet"));
+                assertEquals("new", first.body(), "the first request after the quiet spell gets the update, never the kept copy");
+                assertEquals("riptide; hit", cacheStatus(first), "read through the overlay");
+                assertEquals("riptide; hit; detail=memory", cacheStatus(fetch(proxy, origin.url("/quiet"))),
+                        "and kept again");
+                assertEquals(0, origin.requests.get());
+            }
+        }
+    }
+
+    @Test
     void anUpdateThatReachesTheReplicaReplacesTheMemoryCopyWithinTheRecheckInterval() throws Exception {
         Duration recheck = OverlayCacheConfig.DEFAULT_MEMORY_RECHECK;
         try (TestOrigin origin = new TestOrigin().route("/news", x -> TestOrigin.send(x, 200, "from the origin"));

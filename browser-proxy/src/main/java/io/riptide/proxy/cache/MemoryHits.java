@@ -25,14 +25,17 @@ import java.util.function.Consumer;
  *
  * <p><b>How fresh memory stays.</b> A copy the overlay last confirmed more than the recheck interval
  * ago is still served, and the request starts a background read of the URL through the overlay (at
- * most one per copy per interval); whatever that read verifies replaces or renews the kept copy. So an update
- * or heartbeat pushed to the replicas reaches this proxy's users within the recheck interval plus one
- * overlay read after it reached them, however long the origin's max-age; a URL nobody asks for costs
- * nothing. Memory hits are not counted in load reports: they cost the overlay nothing to move.
+ * most one per copy per interval); whatever that read verifies replaces or renews the kept copy. A copy
+ * unconfirmed for more than twice the interval (a URL not asked for lately) is not answered from here
+ * at all: the request reads the overlay, which renews it, replaces it, or (finding nothing newer)
+ * confirms it. So an update or heartbeat pushed to the replicas reaches this proxy's users within twice
+ * the recheck interval plus one overlay read after it reached them, however long the origin's max-age
+ * and however rarely the URL is asked for; a URL nobody asks for costs nothing. Memory hits are not counted in load reports: they cost the overlay nothing to move.
  *
  * <p>The proxy's own fetches (its private tier, kept by {@link ProxyCache#keep}) are answered the same
- * way after the verified copies, with {@code detail=private}; they are never re-read through the
- * overlay, and the first request that finds one tells the cache it was asked for again.
+ * way after the verified copies, with {@code detail=private}; the first request that finds one tells
+ * the cache it was asked for again, and like a verified copy it starts a background overlay read once
+ * per recheck interval, so an inserted (or updated) verified copy takes over from it.
  *
  * <p>Thread-safe: it reads the time from {@link Env} and changes nothing but the tier's counters and
  * the copies' last-checked times.
@@ -40,6 +43,8 @@ import java.util.function.Consumer;
 public final class MemoryHits {
     /** The Cache-Status of every memory hit. */
     public static final CacheStatus MEMORY_HIT = CacheStatus.hit("memory");
+    /** What the fast path says of a verified copy too long unconfirmed: read the overlay first. */
+    private static final LookupResult UNCONFIRMED = LookupResult.forward(CacheStatus.forward("miss", "unconfirmed"));
     /** The Cache-Status of a hit on a response the proxy fetched from the origin itself. */
     public static final CacheStatus PRIVATE_HIT = CacheStatus.hit("private");
 
@@ -75,9 +80,12 @@ public final class MemoryHits {
         CanonicalUrl url = canonical(request);
         if (url != null) {
             for (int i = 0; i <= providers.size(); i++) {
-                LookupResult r = judged(i, url, request);
+                LookupResult r = judged(i, url, request, true);
                 if (r == null) {
                     continue;
+                }
+                if (r == UNCONFIRMED) {
+                    break; // a verified copy the overlay must confirm first: not a private one over it either
                 }
                 if (r.served() && r.status().hit() && !r.wasStale()) {
                     copies.hit();
@@ -102,7 +110,7 @@ public final class MemoryHits {
             return null;
         }
         for (int i = 0; i <= providers.size(); i++) {
-            LookupResult r = judged(i, url, request);
+            LookupResult r = judged(i, url, request, false);
             if (r != null) {
                 return i < providers.size() || r.status().detail() != null ? r : r.withStatus(r.status().withDetail("private"));
             }
@@ -110,8 +118,13 @@ public final class MemoryHits {
         return null;
     }
 
-    /** The copy kept under the {@code i}th provider's names ({@code i == providers.size()}: the proxy's own), judged. */
-    private LookupResult judged(int i, CanonicalUrl url, ProxyRequest request) {
+    /**
+     * The copy kept under the {@code i}th provider's names ({@code i == providers.size()}: the proxy's own),
+     * judged. On the {@code fast} path (before any overlay read) a verified copy the overlay has not
+     * confirmed for twice the recheck interval is not used ({@link #UNCONFIRMED}): the request reads the
+     * overlay first. Otherwise (the overlay just found nothing newer) that read confirms the copy.
+     */
+    private LookupResult judged(int i, CanonicalUrl url, ProxyRequest request, boolean fast) {
         boolean own = i == providers.size();
         PublicKey key = own ? null : providers.get(i);
         Headers fields = request.headers();
@@ -131,6 +144,14 @@ public final class MemoryHits {
             return null;
         }
         MemoryCopies.Copy copy = held.copy();
+        long now = env.nowNanos();
+        if (fast && (!own || copy.sighted.get()) && now - copy.checkedNanos.get() > 2 * recheckNanos) {
+            // Unconfirmed for longer than the bound: an update may have reached the replicas since, so ask them.
+            // A private copy joins this rule once its URL was asked for again (and so an insert asked for): until
+            // then the overlay is unlikely to hold anything newer, and RFC 9111 alone decides for it.
+            held.body().release();
+            return UNCONFIRMED;
+        }
         if ((invalidations.any() && invalidations.outdated(url.value(), copy.view.responseTimeMillis()))
                 || !Variants.matches(copy.view.headers(), expected, fields)) {
             held.body().release();
@@ -146,13 +167,15 @@ public final class MemoryHits {
         } else {
             r = judge.judge(copy.view, held.body(), url.value(), fields, Instant.ofEpochMilli(nowMillis), found);
         }
-        if (own) {
-            if (copy.sighted.compareAndSet(false, true)) {
-                sightedAgain.accept(request, copy.view.headers()); // asked for again: once per private copy
-            }
-            return r; // nothing in the overlay to re-read it from
+        if (own && copy.sighted.compareAndSet(false, true)) {
+            sightedAgain.accept(request, copy.view.headers()); // asked for again: once per private copy
         }
-        long now = env.nowNanos();
+        if (!fast) {
+            copy.checkedNanos.set(now); // the overlay was just asked and had nothing newer
+            return r;
+        }
+        // A private copy is re-read through the overlay too: once the gateway holds the URL, its verified copy
+        // (and any update pushed to it) is kept beside the private one and answers first.
         long checked = copy.checkedNanos.get();
         if (now - checked > recheckNanos && copy.checkedNanos.compareAndSet(checked, now)) {
             refresh.accept(request); // one per copy per interval, whether or not it finds anything
