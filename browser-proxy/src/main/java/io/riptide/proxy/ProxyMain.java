@@ -3,6 +3,7 @@ package io.riptide.proxy;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.proxy.cache.InsertPolicy;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -78,9 +79,22 @@ public final class ProxyMain implements Callable<Integer> {
     private Duration readDeadline;
 
     @Option(names = "--memory-mb", paramLabel = "MB", defaultValue = "256",
-            description = "Verified copies kept in this process, in MB, bodies off the Java heap: a hot URL is then "
-                + "answered without an overlay read; 0 turns the memory tier off (default: ${DEFAULT-VALUE}).")
+            description = "Copies kept in this process, in MB, bodies off the Java heap: verified ones and (see "
+                + "--keep-own-fetches) its own fetches; a hot URL is then answered without an overlay read; 0 turns the "
+                + "memory tier off (default: ${DEFAULT-VALUE}).")
     private long memoryMb;
+
+    @Option(names = "--keep-own-fetches", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Keep what this proxy fetches from origins itself in its memory tier (private to it, never "
+                + "offered to the overlay), so a repeat is a hit at once; --no-keep-own-fetches keeps verified copies only "
+                + "(default: ${DEFAULT-VALUE}).")
+    private boolean keepOwnFetches;
+
+    @Option(names = "--insert-policy", paramLabel = "POLICY", defaultValue = "second-sight",
+            description = "When a miss asks the provider's gateway to insert the URL into the overlay (an origin fetch of "
+                + "its own): second-sight (when this proxy, or the stub's cache manager, sees it again) or first-miss "
+                + "(every storable miss, as the paper's proxies) (default: ${DEFAULT-VALUE}).")
+    private String insertPolicy;
 
     @Option(names = "--loops", paramLabel = "N",
             description = "Event loops serving browsers; fewer leave more of the machine to the browser "
@@ -170,8 +184,15 @@ public final class ProxyMain implements Callable<Integer> {
             trusted.add(found.provider());
         }
         OverlayCacheConfig cacheConfig = OverlayCacheConfig.defaults();
+        InsertPolicy policy;
+        try {
+            policy = InsertPolicy.parse(insertPolicy);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--insert-policy: " + e.getMessage());
+        }
         cacheConfig = cacheConfig.withTtl(ttl).withReadDeadline(readDeadline)
-                .withMemory(memoryMb * 1024 * 1024, cacheConfig.memoryRecheck());
+                .withMemory(memoryMb * 1024 * 1024, cacheConfig.memoryRecheck()).withInsertPolicy(policy)
+                .withKeepOwnFetches(keepOwnFetches);
         ProxyConfig config = proxyConfig().toBuilder().accessLog(log).build();
         // While listening, announced seeds come through feed() (and go when withdrawn), and the client
         // listens on the mDNS interface, where nodes found later will answer it.

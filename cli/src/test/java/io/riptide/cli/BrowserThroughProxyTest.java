@@ -24,7 +24,7 @@ class BrowserThroughProxyTest {
 
     @Test
     void thePageLoadsCompletelyAndTheSecondLoadComesFromTheOverlay() throws Exception {
-        try (SampleSite site = new SampleSite(0); LoopbackRiptide riptide = new LoopbackRiptide(3, 0)) {
+        try (SampleSite site = new SampleSite(0); LoopbackRiptide riptide = new LoopbackRiptide(3, 1, 0, LoopbackRiptide.OVERLAY_ONLY)) {
             HeadlessChromium chromium = HeadlessChromium.throughProxy(riptide.proxyAddress(), Duration.ofSeconds(60));
             String page = site.url("/index.html");
             String dom = chromium.dumpDom(page);

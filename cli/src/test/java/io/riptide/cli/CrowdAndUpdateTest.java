@@ -37,7 +37,7 @@ class CrowdAndUpdateTest {
     void aFlashCrowdOfFiveHundredRequestsMakesTheGatewayFetchOnceAndThenAllHit() throws Exception {
         AtomicInteger gatewayFetches = new AtomicInteger();
         HttpServer origin = origin(gatewayFetches, new String[] {"the hot document"});
-        try (LoopbackRiptide riptide = new LoopbackRiptide(3, 0)) {
+        try (LoopbackRiptide riptide = new LoopbackRiptide(3, 1, 0, LoopbackRiptide.OVERLAY_ONLY)) {
             HttpClient client = HttpClient.newBuilder().proxy(ProxySelector.of(riptide.proxyAddress())).build();
             URI url = URI.create("http://127.0.0.1:" + origin.getAddress().getPort() + "/hot");
             List<CompletableFuture<HttpResponse<String>>> crowd = new ArrayList<>();
@@ -66,7 +66,7 @@ class CrowdAndUpdateTest {
     void aChangeAtTheOriginReachesEveryReplicaThroughTheTree() throws Exception {
         String[] body = {"first edition"};
         HttpServer origin = origin(new AtomicInteger(), body);
-        try (LoopbackRiptide riptide = new LoopbackRiptide(5, 0)) {
+        try (LoopbackRiptide riptide = new LoopbackRiptide(5, 1, 0, LoopbackRiptide.OVERLAY_ONLY)) {
             URI url = URI.create("http://127.0.0.1:" + origin.getAddress().getPort() + "/news");
             assertTrue(riptide.makeHit(url, Duration.ofSeconds(15)));
             Id guid = ObjectNames.objectGuid(riptide.provider().publicKey(), CanonicalUrl.of(url.toString()).value(), "");

@@ -35,7 +35,7 @@ class ProxyOverOverlayTest {
     @BeforeAll
     static void start() throws Exception {
         site = new SampleSite(0);
-        riptide = new LoopbackRiptide(3, 0);
+        riptide = new LoopbackRiptide(3, 1, 0, LoopbackRiptide.OVERLAY_ONLY);
         client = HttpClient.newBuilder().proxy(ProxySelector.of(riptide.proxyAddress())).build();
     }
 

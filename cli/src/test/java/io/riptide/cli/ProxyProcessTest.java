@@ -35,8 +35,10 @@ class ProxyProcessTest {
 
     @Test
     void theProxyProcessServesAMissThenAnOverlayHit() throws Exception {
-        try (SampleSite site = new SampleSite(0); LoopbackRiptide overlay = new LoopbackRiptide(3, 0);
+        try (SampleSite site = new SampleSite(0); LoopbackRiptide overlay = new LoopbackRiptide(3, 1, 0, LoopbackRiptide.OVERLAY_ONLY);
                 NodeProcess proxy = NodeProcess.command("proxy", dir, "proxy", "--port", "0", "--read-deadline", "2s",
+                        // Its own fetches not kept: every repeat goes to the overlay until the gateway's insert lands.
+                        "--no-keep-own-fetches",
                         "--seed", overlay.storageNodes().get(0).address().toString(),
                         "--provider", overlay.provider().publicKey().toString())) {
             Matcher m = LISTENING.matcher(proxy.await(l -> LISTENING.matcher(l).matches(), "its address", WAIT));

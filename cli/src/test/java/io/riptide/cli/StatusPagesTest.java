@@ -52,7 +52,7 @@ class StatusPagesTest {
     @BeforeAll
     static void start() throws Exception {
         site = new SampleSite(0);
-        riptide = new LoopbackRiptide(3, 0);
+        riptide = new LoopbackRiptide(3, 1, 0, LoopbackRiptide.OVERLAY_ONLY);
         OverlayServer node = riptide.storageNodes().get(0);
         nodeAdmin = admin("Riptide node", NodeReport.of(node));
         gatewayAdmin = admin("Riptide gateway", NodeReport.of(riptide.gateway()),

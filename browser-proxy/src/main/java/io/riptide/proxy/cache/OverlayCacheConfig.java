@@ -17,10 +17,12 @@ import java.time.Duration;
  * @param memoryRecheck   a copy served from memory is re-read through the overlay in the background once it was last
  *                        confirmed longer ago than this, so a pushed update or heartbeat reaches the proxy within it
  * @param insertPolicy    when a miss the proxy fetched itself asks for an insert into the overlay
+ * @param keepOwnFetches  whether the memory tier also keeps what the proxy fetched from the origin itself (its
+ *                        private tier); off, only verified copies are kept and a repeat waits for the overlay
  */
 public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterval, int maxBodyBytes, int verifyQueue,
         Duration readDeadline, Duration loadReportEvery, int maxLoadReports, long memoryBytes, Duration memoryRecheck,
-        InsertPolicy insertPolicy) {
+        InsertPolicy insertPolicy, boolean keepOwnFetches) {
     /** The read deadline unless one is given: long enough for a far replica, short enough that a dead node is not a hang. */
     public static final Duration DEFAULT_READ_DEADLINE = Duration.ofSeconds(3);
     /**
@@ -69,7 +71,7 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
                               Duration readDeadline, Duration loadReportEvery, int maxLoadReports, long memoryBytes,
                               Duration memoryRecheck) {
         this(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery, maxLoadReports, memoryBytes,
-                memoryRecheck, InsertPolicy.SECOND_SIGHT);
+                memoryRecheck, InsertPolicy.SECOND_SIGHT, true);
     }
 
     /** As above with the default memory tier. */
@@ -98,36 +100,42 @@ public record OverlayCacheConfig(int ttl, Duration slowHit, Duration hintInterva
     /** This configuration with reads waiting at most {@code deadline} for their access node. */
     public OverlayCacheConfig withReadDeadline(Duration deadline) {
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, deadline, loadReportEvery,
-                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy);
+                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy, keepOwnFetches);
     }
 
     /** This configuration with at most {@code max} load reports every {@code every} (0: none). */
     public OverlayCacheConfig withLoadReports(Duration every, int max) {
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, every, max, memoryBytes,
-                memoryRecheck, insertPolicy);
+                memoryRecheck, insertPolicy, keepOwnFetches);
     }
 
     /** This configuration with a hop budget of {@code hops} per read. */
     public OverlayCacheConfig withTtl(int hops) {
         return new OverlayCacheConfig(hops, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy);
+                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy, keepOwnFetches);
     }
 
     /** This configuration with a hit slower than {@code threshold} hinted. */
     public OverlayCacheConfig withSlowHit(Duration threshold) {
         return new OverlayCacheConfig(ttl, threshold, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy);
+                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy, keepOwnFetches);
     }
 
     /** This configuration with a memory tier of {@code bytes} (0: none) whose copies are re-read after {@code recheck}. */
     public OverlayCacheConfig withMemory(long bytes, Duration recheck) {
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports, bytes, recheck, insertPolicy);
+                maxLoadReports, bytes, recheck, insertPolicy, keepOwnFetches);
     }
 
     /** This configuration asking for inserts by {@code policy}. */
     public OverlayCacheConfig withInsertPolicy(InsertPolicy policy) {
         return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
-                maxLoadReports, memoryBytes, memoryRecheck, policy);
+                maxLoadReports, memoryBytes, memoryRecheck, policy, keepOwnFetches);
+    }
+
+    /** This configuration keeping ({@code true}) or not keeping the proxy's own fetches in its memory tier. */
+    public OverlayCacheConfig withKeepOwnFetches(boolean keep) {
+        return new OverlayCacheConfig(ttl, slowHit, hintInterval, maxBodyBytes, verifyQueue, readDeadline, loadReportEvery,
+                maxLoadReports, memoryBytes, memoryRecheck, insertPolicy, keep);
     }
 }

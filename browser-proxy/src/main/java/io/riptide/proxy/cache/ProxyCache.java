@@ -377,10 +377,10 @@ public final class ProxyCache {
      * Whether a response to {@code request} with {@code status} and {@code responseHeaders} (hop-by-hop
      * fields gone) may go into the private tier, so the front knows whether to keep its body as it
      * passes: a GET, storable by a shared cache (RFC 9111 §3), not partial, no larger than a replica
-     * may be, with a memory tier to keep it in. Thread-safe.
+     * may be, with a memory tier to keep it in that keeps own fetches. Thread-safe.
      */
     public boolean mayKeep(ProxyRequest request, int status, Headers responseHeaders, long contentLength) {
-        return memory != null && "GET".equals(request.method()) && contentLength <= config.maxBodyBytes()
+        return memory != null && config.keepOwnFetches() && "GET".equals(request.method()) && contentLength <= config.maxBodyBytes()
                 && storability.decide(request.method(), request.headers(), status, responseHeaders).storable()
                 && Variants.key(responseHeaders, request.headers()).isPresent();
     }

@@ -54,11 +54,14 @@ public final class ProxyFactory {
 
             @Override
             public InetSocketAddress start() throws Exception {
-                riptide = new LoopbackRiptide(4, 0);
+                riptide = new LoopbackRiptide(4, 1, 0, LoopbackRiptide.OVERLAY_ONLY);
                 proxy = ProxyProcess.start(setup.gc(), setup.gcLog(), List.of("--host", "127.0.0.1", "--port", "0",
                         "--seed", riptide.storageNodes().get(0).address().toString(),
                         "--provider", riptide.provider().publicKey().toString(),
-                        "--memory-mb", Integer.toString(setup.memoryMb())), setup.output());
+                        "--memory-mb", Integer.toString(setup.memoryMb()),
+                        // Verified copies only: the hits measured are the overlay's (or memory copies of them), not a
+                        // private copy of the proxy's own fetch.
+                        "--no-keep-own-fetches"), setup.output());
                 return proxy.address();
             }
 

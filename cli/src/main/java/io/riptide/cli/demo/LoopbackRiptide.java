@@ -61,6 +61,17 @@ public final class LoopbackRiptide implements AutoCloseable {
 
     /** As {@link #LoopbackRiptide(int, int)} with {@code managers} cache managers (at least one). */
     public LoopbackRiptide(int storageNodes, int managers, int proxyPort) throws InterruptedException {
+        this(storageNodes, managers, proxyPort, OverlayCacheConfig.defaults());
+    }
+
+    /**
+     * A proxy that keeps none of its own fetches: each repeat goes through the overlay, so it shows (and
+     * {@link #makeHit} waits for) what the overlay holds. For tests and benchmarks of the overlay path.
+     */
+    public static final OverlayCacheConfig OVERLAY_ONLY = OverlayCacheConfig.defaults().withKeepOwnFetches(false);
+
+    /** As above, the proxy's cache configured by {@code proxyCache}. */
+    public LoopbackRiptide(int storageNodes, int managers, int proxyPort, OverlayCacheConfig proxyCache) throws InterruptedException {
         if (managers < 1) {
             throw new IllegalArgumentException("at least one cache manager, not " + managers);
         }
@@ -98,7 +109,7 @@ public final class LoopbackRiptide implements AutoCloseable {
             }
             Thread.sleep(1500); // leaf sets settle and the gateway's service pointers land
             proxy = RiptideProxy.start(ProxyConfig.builder().host("127.0.0.1").port(proxyPort).build(),
-                    List.of(first.address()), provider.publicKey(), OverlayCacheConfig.defaults());
+                    List.of(first.address()), provider.publicKey(), proxyCache);
             proxy.awaitAttached(Duration.ofSeconds(10));
         } catch (RuntimeException | InterruptedException e) {
             close();
@@ -177,14 +188,15 @@ public final class LoopbackRiptide implements AutoCloseable {
     }
 
     /**
-     * Fetches {@code url} through the proxy until it is served from the overlay (the first miss makes
-     * the gateway insert it); returns false if that did not happen within {@code timeout}.
+     * Fetches {@code url} through the proxy until it is served from the overlay (the misses make the
+     * gateway insert it); returns false if that did not happen within {@code timeout}. Needs a proxy
+     * that does not keep its own fetches ({@link #OVERLAY_ONLY}): a private hit is not the overlay's.
      */
     public boolean makeHit(URI url, Duration timeout) throws Exception {
         long end = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < end) {
             String status = fetch(url).headers().firstValue("Cache-Status").orElse("");
-            if (status.contains("hit")) {
+            if (status.contains("hit") && !status.contains("detail=private")) {
                 return true;
             }
             Thread.sleep(100);

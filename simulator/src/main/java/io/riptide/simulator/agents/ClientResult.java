@@ -18,11 +18,20 @@ public record ClientResult(Source source, NodeHandle replica, int hops, long lat
         /** From the origin by a proxy that does not cache (no overlay read at all). */
         ORIGIN_UNCACHED,
         /** From the origin because the request may not use a shared cache (the proxy's bypass rules: a script's URL, ...). */
-        ORIGIN_BYPASS
+        ORIGIN_BYPASS,
+        /** From the proxy's memory tier: a verified copy it read through the overlay before. */
+        PROXY_MEMORY,
+        /** From the proxy's private tier: a response it fetched from the origin itself before. */
+        PROXY_PRIVATE
     }
 
     /** Whether a replica served it. */
     public boolean fromReplica() {
         return source == Source.REPLICA;
+    }
+
+    /** Whether a cache served it: a replica, or the proxy's own memory (verified or private). */
+    public boolean fromCache() {
+        return source == Source.REPLICA || source == Source.PROXY_MEMORY || source == Source.PROXY_PRIVATE;
     }
 }

@@ -30,6 +30,7 @@ public final class SimulatedOrigin {
     private final Map<String, OriginDocument> documents = new HashMap<>();
     private final Map<String, OriginLink> links = new HashMap<>();
     private final Map<String, Long> fetches = new HashMap<>();
+    private final Map<String, Long> gatewayFetches = new HashMap<>();
 
     /** Origins whose links carry {@code bitsPerSecond}, each fetch costing {@code latency} besides. */
     public SimulatedOrigin(double bitsPerSecond, Duration latency) {
@@ -68,7 +69,15 @@ public final class SimulatedOrigin {
 
     /** This origin as a gateway on {@code env}'s node sees it. */
     public Origin seenFrom(Env env) {
-        return request -> fetch(env, request);
+        return request -> {
+            gatewayFetches.merge(key(request.url().toString()), 1L, Long::sum);
+            return fetch(env, request);
+        };
+    }
+
+    /** Fetches of {@code url} by a gateway ({@link #seenFrom}) so far: nonzero once a gateway holds (or held) it. */
+    public long gatewayFetches(String url) {
+        return gatewayFetches.getOrDefault(key(url), 0L);
     }
 
     /** Fetches for {@code request}, completing when the response has crossed the host's link. */
@@ -101,7 +110,7 @@ public final class SimulatedOrigin {
         return future;
     }
 
-    /** Fetches of {@code url} so far. */
+    /** Fetches of {@code url} so far, by anyone. */
     public long fetches(String url) {
         return fetches.getOrDefault(key(url), 0L);
     }

@@ -1,5 +1,6 @@
 package io.riptide.simulator.agents;
 
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.http.Headers;
 import io.riptide.core.object.PushMode;
@@ -11,6 +12,8 @@ import io.riptide.gateway.origin.OriginResponse;
 import io.riptide.proxy.cache.CacheStatus;
 import io.riptide.proxy.cache.Cacheability;
 import io.riptide.proxy.cache.LookupResult;
+import io.riptide.proxy.cache.MemoryCopies;
+import io.riptide.proxy.cache.MemoryHits;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import io.riptide.proxy.cache.ProxyCache;
 import io.riptide.proxy.cache.ProxyRequest;
@@ -32,13 +35,18 @@ public final class SimulatedProxy implements RequestPath {
     private final Env env;
     private final ProxyCache cache;
     private final SimulatedOrigin origin;
+    /** The memory tier (verified copies and the proxy's own fetches), or null. */
+    private final MemoryCopies memory;
+    private long originFetches;
 
     SimulatedProxy(OverlayNode node, List<PublicKey> providers, SimulatedOrigin origin, PushMode pushMode, OverlayCacheConfig config,
-                   boolean useBloom) {
+                   boolean useBloom, long memoryBytes) {
         this.node = node;
         this.env = node.env();
         this.origin = origin;
-        this.cache = new ProxyCache(env, new NodeAccess(node, useBloom), providers, config, pushMode);
+        // On the heap: a simulation holds many proxies' tiers, and the bodies are only counted, never sent.
+        this.memory = memoryBytes > 0 ? new MemoryCopies(memoryBytes, new UnpooledByteBufAllocator(false)) : null;
+        this.cache = new ProxyCache(env, new NodeAccess(node, useBloom), providers, config, pushMode, memory);
         cache.start();
     }
 
@@ -51,16 +59,37 @@ public final class SimulatedProxy implements RequestPath {
             fetch(request, Headers.EMPTY, response -> done.accept(fromOrigin(ClientResult.Source.ORIGIN_BYPASS, null, start, response)));
             return;
         }
+        LookupResult kept = cache.memoryHits() == null ? null : cache.memoryHits().lookup(request);
+        if (kept != null) {
+            // As the real front does: a fresh copy in memory is answered at once, with no overlay read.
+            boolean own = kept.status().equals(MemoryHits.PRIVATE_HIT);
+            done.accept(new ClientResult(own ? ClientResult.Source.PROXY_PRIVATE : ClientResult.Source.PROXY_MEMORY, null, 0,
+                    env.nowNanos() - start, kept.answer().body().readableBytes()));
+            kept.release();
+            return;
+        }
         cache.lookup(request, result -> {
             switch (result.kind()) {
-                case SERVE -> done.accept(served(result, result.answer().body().readableBytes(), start));
+                case SERVE -> {
+                    done.accept(served(result, result.answer().body().readableBytes(), start));
+                    result.release();
+                }
                 case VALIDATE -> revalidate(request, result, start, done);
                 case FORWARD -> fetch(request, Headers.EMPTY, response -> {
+                    keep(request, response);
                     cache.onOriginResponse(request, result, status(response), headers(response));
                     done.accept(fromOrigin(ClientResult.Source.ORIGIN_MISS, result, start, response));
                 });
             }
         });
+    }
+
+    /** The origin's whole response, kept in the private tier if the cache keeps it (as the front does as it streams it). */
+    private void keep(ProxyRequest request, OriginResponse response) {
+        if (response != null && memory != null) {
+            cache.keep(request, response.status(), response.reason(), response.headers(), response.body(),
+                    response.requestTimeMillis(), response.responseTimeMillis());
+        }
     }
 
     /** A copy to validate: the origin is asked with {@link Revalidation}'s conditions, and its answer judged as the front judges it. */
@@ -76,6 +105,10 @@ public final class SimulatedProxy implements RequestPath {
             switch (verdict) {
                 case NOT_MODIFIED -> {
                     cache.onOriginResponse(request, result, 304, revalidation.freshened());
+                    if (memory != null) {
+                        cache.keep(request, result.stored().status(), result.stored().reason(), revalidation.freshened(),
+                                result.stored().body(), response.requestTimeMillis(), response.responseTimeMillis());
+                    }
                     done.accept(served(result, result.stored().body().length, start));
                 }
                 case ERROR -> {
@@ -91,11 +124,13 @@ public final class SimulatedProxy implements RequestPath {
                         unconditional = unconditional.without(field);
                     }
                     fetch(request, unconditional, again -> {
+                        keep(request, again);
                         cache.onOriginResponse(request, result, status(again), headers(again));
                         done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, again));
                     });
                 }
                 case PASS -> {
+                    keep(request, response);
                     cache.onOriginResponse(request, result, status(response), headers(response));
                     done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, response));
                 }
@@ -104,6 +139,7 @@ public final class SimulatedProxy implements RequestPath {
     }
 
     private void fetch(ProxyRequest request, Headers headers, Consumer<OriginResponse> done) {
+        originFetches++;
         origin.fetch(env, OriginRequest.get(request.url(), headers)).whenComplete((response, error) -> done.accept(response));
     }
 
@@ -132,6 +168,11 @@ public final class SimulatedProxy implements RequestPath {
         return cache;
     }
 
+    /** Requests this proxy sent to the origin itself (misses, revalidations, bypasses). */
+    public long originFetches() {
+        return originFetches;
+    }
+
     /** The node whose host the proxy runs on. */
     public OverlayNode node() {
         return node;
@@ -140,6 +181,9 @@ public final class SimulatedProxy implements RequestPath {
     /** Stops the proxy's periodic load reports: a simulated proxy that has served its users. */
     public void stop() {
         cache.stop();
+        if (memory != null) {
+            memory.close();
+        }
     }
 
     @Override

@@ -163,7 +163,7 @@ public final class HitLatencyScenario implements Scenario {
         // The shipped browser proxy on each client's host reads (and verifies) every copy; a miss would go to the
         // site, which the experiment never needs.
         SimulatedProxies proxies = SimulatedProxies.of(overlay, provider.publicKey(), new SimulatedOrigin(100e6, Duration.ofMillis(50)))
-                .withConfig(OverlayCacheConfig.defaults().withTtl(ttl));
+                .withConfig(SimulatedProxies.PAPER.withTtl(ttl));
         progress.begin("reading " + plan.size() + " hits, without and with Bloom filters", 2L * plan.size());
         double[] tapestryMs = reads(build, proxies.withBloom(false), plan, cached, thinkS, clients.size(), progress);
         double[] bloomMs = reads(build, proxies.withBloom(true), plan, cached, thinkS, clients.size(), progress);
