@@ -4,9 +4,7 @@ import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.proxy.cache.OverlayCacheConfig;
-import io.riptide.proxy.tls.InterceptPolicy;
 import io.riptide.proxy.tls.Interception;
-import io.riptide.proxy.tls.LocalCa;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -247,30 +245,10 @@ public final class ProxyMain implements Callable<Integer> {
 
     /** HTTPS interception as {@code --intercept}, {@code --ca-dir} and {@code --origin-trust} ask; refused with what to do. */
     private Interception interception() {
-        InterceptPolicy policy;
         try {
-            policy = InterceptPolicy.parse(intercept);
+            return Interception.fromOptions(intercept, caDir, originTrust);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--intercept: " + e.getMessage());
-        }
-        if (!policy.any()) {
-            if (caDir != null || !originTrust.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), (caDir != null ? "--ca-dir" : "--origin-trust")
-                        + " applies to intercepted HTTPS only: add --intercept HOSTS (or all)");
-            }
-            return Interception.OFF;
-        }
-        Path dir = caDir != null ? caDir : LocalCa.defaultDirectory();
-        LocalCa ca;
-        try {
-            ca = LocalCa.load(dir);
-        } catch (IOException e) {
-            throw new ParameterException(spec.commandLine(), "--intercept needs the local CA: " + e.getMessage());
-        }
-        try {
-            return Interception.of(policy, ca, originTrust);
-        } catch (IOException e) {
-            throw new ParameterException(spec.commandLine(), "--origin-trust: " + e.getMessage());
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 

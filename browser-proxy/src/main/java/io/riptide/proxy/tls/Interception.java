@@ -38,6 +38,41 @@ public record Interception(InterceptPolicy policy, LocalCa ca, TrustManagerFacto
         return new Interception(policy, ca, OriginTrust.systemPlus(extraAnchors), extraAnchors);
     }
 
+    /**
+     * Interception as the options {@code --intercept}, {@code --ca-dir} (null: {@link LocalCa#defaultDirectory()})
+     * and {@code --origin-trust} ask for it, loading the CA and the extra anchors.
+     *
+     * @throws IllegalArgumentException naming the option and saying what to do: a bad host list, no CA yet
+     *                                  ({@code riptide ca init}), a key others can read, an unreadable anchor file,
+     *                                  or a CA directory or anchors given without anything to intercept
+     */
+    public static Interception fromOptions(List<String> intercept, Path caDir, List<Path> originTrust) {
+        InterceptPolicy policy;
+        try {
+            policy = InterceptPolicy.parse(intercept);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--intercept: " + e.getMessage(), e);
+        }
+        if (!policy.any()) {
+            if (caDir != null || !originTrust.isEmpty()) {
+                throw new IllegalArgumentException((caDir != null ? "--ca-dir" : "--origin-trust")
+                        + " applies to intercepted HTTPS only: add --intercept HOSTS (or all)");
+            }
+            return OFF;
+        }
+        LocalCa ca;
+        try {
+            ca = LocalCa.load(caDir != null ? caDir : LocalCa.defaultDirectory());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--intercept needs the local CA: " + e.getMessage(), e);
+        }
+        try {
+            return of(policy, ca, originTrust);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--origin-trust: " + e.getMessage(), e);
+        }
+    }
+
     /** Whether a CONNECT to {@code host} is intercepted. */
     public boolean intercepts(String host) {
         return policy.intercepts(host);
