@@ -122,7 +122,7 @@ public final class ProxyMain implements Callable<Integer> {
                 + "(default: ~/.riptide/ca).")
     private Path caDir;
 
-    @Option(names = "--origin-trust", paramLabel = "FILE",
+    @Option(names = "--origin-ca", paramLabel = "FILE",
             description = "Also trust the CA certificates in this PEM file when verifying intercepted origins, besides the system "
                 + "trust store: for an internal CA, or a test origin of your own; repeatable (default: the system trust store alone).")
     private List<Path> originTrust = new ArrayList<>();
@@ -243,7 +243,7 @@ public final class ProxyMain implements Callable<Integer> {
                 .loops(loops == null ? ProxyConfig.defaultLoops() : loops).build();
     }
 
-    /** HTTPS interception as {@code --intercept}, {@code --ca-dir} and {@code --origin-trust} ask; refused with what to do. */
+    /** HTTPS interception as {@code --intercept}, {@code --ca-dir} and {@code --origin-ca} ask; refused with what to do. */
     private Interception interception() {
         try {
             return Interception.fromOptions(intercept, caDir, originTrust);

@@ -49,7 +49,7 @@ class HttpsInterceptionTest {
     Path dir;
     /** The proxy's local CA: what the browser trusts. */
     private LocalCa proxyCa;
-    /** The origin's CA: what the proxy must be told to trust (--origin-trust), as no system store has it. */
+    /** The origin's CA: what the proxy must be told to trust (--origin-ca), as no system store has it. */
     private LocalCa originCa;
     private HttpsServer origin;
     private final ExecutorService originThreads = Executors.newCachedThreadPool();
@@ -153,7 +153,7 @@ class HttpsInterceptionTest {
         assertTrue(r.body().contains("the certificate of origin " + url("").replaceAll("/$", "") + " did not verify"), r.body());
         assertTrue(r.body().contains("certification path"), r.body());
         assertTrue(r.body().contains("nothing from this origin was served or cached"), r.body());
-        assertTrue(r.body().contains("--origin-trust"), r.body());
+        assertTrue(r.body().contains("--origin-ca"), r.body());
         assertEquals("no-store", r.headers().firstValue("Cache-Control").orElseThrow());
         assertEquals(0, originRequests.get(), "no request reaches an origin before its certificate verified");
         assertTrue(cache.lookups.isEmpty(), "nothing looked up");

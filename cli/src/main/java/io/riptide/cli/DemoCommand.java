@@ -70,7 +70,7 @@ final class DemoCommand implements Callable<Integer> {
             description = "The local CA for --intercept, as riptide ca init made it (default: ~/.riptide/ca).")
     private Path caDir;
 
-    @Option(names = "--origin-trust", paramLabel = "FILE",
+    @Option(names = "--origin-ca", paramLabel = "FILE",
             description = "Also trust the CA certificates in this PEM file for https:// origins, in the gateway and the proxy "
                 + "alike, besides the system trust store: for an https test origin of your own; repeatable (default: none).")
     private List<Path> originTrust = new ArrayList<>();
@@ -95,7 +95,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         if (!originTrust.isEmpty() && intercept.isEmpty()) {
             // The gateway alone could use it, but no https URL reaches the demo's cache without interception.
-            throw new ParameterException(spec.commandLine(), "--origin-trust applies to intercepted HTTPS only: add --intercept HOSTS (or all)");
+            throw new ParameterException(spec.commandLine(), "--origin-ca applies to intercepted HTTPS only: add --intercept HOSTS (or all)");
         }
         Interception interception;
         OriginTls gatewayTls;
@@ -105,7 +105,7 @@ final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         } catch (java.io.IOException e) {
-            throw new ParameterException(spec.commandLine(), "--origin-trust: " + e.getMessage());
+            throw new ParameterException(spec.commandLine(), "--origin-ca: " + e.getMessage());
         }
         this.https = new Https(gatewayTls, interception);
         PrintWriter out = spec.commandLine().getOut();

@@ -81,7 +81,7 @@ final class GatewayCommand implements Callable<Integer> {
                 + "tests with loopback origins (default: off, public origins only).")
     private boolean allowPrivateOrigins;
 
-    @Option(names = "--origin-trust", paramLabel = "FILE",
+    @Option(names = "--origin-ca", paramLabel = "FILE",
             description = "Also trust the CA certificates in this PEM file when fetching https:// origins, besides the system "
                 + "trust store: for an internal CA, or a test origin of your own; repeatable (default: the system trust store alone).")
     private List<Path> originTrust = new ArrayList<>();
@@ -99,7 +99,7 @@ final class GatewayCommand implements Callable<Integer> {
         try {
             tls = OriginTls.trusting(OriginTrust.systemPlus(originTrust));
         } catch (IOException e) {
-            throw new ParameterException(spec.commandLine(), "--origin-trust: " + e.getMessage());
+            throw new ParameterException(spec.commandLine(), "--origin-ca: " + e.getMessage());
         }
         SigningKey provider = KeyFiles.loadOrCreate(providerKey, "--key", spec.commandLine(), out, "the provider's key");
         SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())

@@ -70,19 +70,19 @@ class CaCommandTest {
         assertEquals(2, bad.run("proxy", "--port", "0", "--intercept", "all,example.org", "--ca-dir", ca.toString()));
         assertTrue(bad.err().contains("--intercept: 'all' intercepts every host and cannot be combined with a list"), bad.err());
         CliRun stray = new CliRun();
-        assertEquals(2, stray.run("proxy", "--port", "0", "--origin-trust", ca.resolve("ca.pem").toString()));
-        assertTrue(stray.err().contains("--origin-trust applies to intercepted HTTPS only"), stray.err());
+        assertEquals(2, stray.run("proxy", "--port", "0", "--origin-ca", ca.resolve("ca.pem").toString()));
+        assertTrue(stray.err().contains("--origin-ca applies to intercepted HTTPS only"), stray.err());
         CliRun missingAnchor = new CliRun();
         assertEquals(2, missingAnchor.run("proxy", "--port", "0", "--intercept", "all", "--ca-dir", ca.toString(),
-                "--origin-trust", dir.resolve("nope.pem").toString()));
-        assertTrue(missingAnchor.err().contains("--origin-trust: no certificate file at " + dir.resolve("nope.pem")), missingAnchor.err());
+                "--origin-ca", dir.resolve("nope.pem").toString()));
+        assertTrue(missingAnchor.err().contains("--origin-ca: no certificate file at " + dir.resolve("nope.pem")), missingAnchor.err());
     }
 
     @Test
     void gatewayRefusesAnUnreadableOriginTrustFile() throws Exception {
         Path notPem = Files.writeString(dir.resolve("x.pem"), "not a certificate");
         CliRun run = new CliRun();
-        assertEquals(2, run.run("gateway", "--key", dir.resolve("p.key").toString(), "--port", "0", "--origin-trust", notPem.toString()));
-        assertTrue(run.err().contains("--origin-trust: " + notPem), run.err());
+        assertEquals(2, run.run("gateway", "--key", dir.resolve("p.key").toString(), "--port", "0", "--origin-ca", notPem.toString()));
+        assertTrue(run.err().contains("--origin-ca: " + notPem), run.err());
     }
 }

@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  * from the socket stops while anything waits, so a pipelining client cannot queue without bound.
  * A client whose address is not in the configured allow-list gets 403 on its first request, before
  * anything else is looked at (no page, no origin, no lookup, no tunnel), and the connection closes.
+ * Inside an intercepted CONNECT a front of its own ({@link Intercepted}) reads every request as one for
+ * that CONNECT's https authority: no proxy pages, no nested CONNECT.
  */
 final class FrontHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(FrontHandler.class);

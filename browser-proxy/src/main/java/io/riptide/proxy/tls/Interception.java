@@ -16,7 +16,7 @@ import javax.net.ssl.TrustManagerFactory;
  * @param ca               the local CA; null only when nothing is intercepted
  * @param originTrust      the anchors origins' certificates are verified against: the system trust store,
  *                         plus {@code originTrustFiles}
- * @param originTrustFiles the extra anchors' PEM files ({@code --origin-trust}), for messages
+ * @param originTrustFiles the extra anchors' PEM files ({@code --origin-ca}), for messages
  */
 public record Interception(InterceptPolicy policy, LocalCa ca, TrustManagerFactory originTrust, List<Path> originTrustFiles) {
     /** Nothing intercepted. */
@@ -40,7 +40,7 @@ public record Interception(InterceptPolicy policy, LocalCa ca, TrustManagerFacto
 
     /**
      * Interception as the options {@code --intercept}, {@code --ca-dir} (null: {@link LocalCa#defaultDirectory()})
-     * and {@code --origin-trust} ask for it, loading the CA and the extra anchors.
+     * and {@code --origin-ca} ask for it, loading the CA and the extra anchors.
      *
      * @throws IllegalArgumentException naming the option and saying what to do: a bad host list, no CA yet
      *                                  ({@code riptide ca init}), a key others can read, an unreadable anchor file,
@@ -55,7 +55,7 @@ public record Interception(InterceptPolicy policy, LocalCa ca, TrustManagerFacto
         }
         if (!policy.any()) {
             if (caDir != null || !originTrust.isEmpty()) {
-                throw new IllegalArgumentException((caDir != null ? "--ca-dir" : "--origin-trust")
+                throw new IllegalArgumentException((caDir != null ? "--ca-dir" : "--origin-ca")
                         + " applies to intercepted HTTPS only: add --intercept HOSTS (or all)");
             }
             return OFF;
@@ -69,7 +69,7 @@ public record Interception(InterceptPolicy policy, LocalCa ca, TrustManagerFacto
         try {
             return of(policy, ca, originTrust);
         } catch (IOException e) {
-            throw new IllegalArgumentException("--origin-trust: " + e.getMessage(), e);
+            throw new IllegalArgumentException("--origin-ca: " + e.getMessage(), e);
         }
     }
 

@@ -28,7 +28,7 @@ final class Failures {
             return new UpstreamFailure(BAD_GATEWAY, "the certificate of origin " + origin + " did not verify: " + certificate
                     + ". This proxy checks HTTPS origins against " + config.interception().trustDescription()
                     + "; nothing from this origin was served or cached. If the site is yours, give it a certificate "
-                    + "from a trusted authority, or start the proxy with --origin-trust FILE naming its CA.");
+                    + "from a trusted authority, or start the proxy with --origin-ca FILE naming its CA.");
         }
         if (causedBy(cause, SslHandshakeTimeoutException.class)) {
             return new UpstreamFailure(GATEWAY_TIMEOUT, "the TLS handshake with origin " + origin + " did not finish within "

@@ -26,7 +26,7 @@ public final class OriginTls {
 
     /**
      * Trusts the certificate authorities of {@code trust} (the JDK default when null); for tests and
-     * private deployments with their own CA ({@code riptide gateway --origin-trust}).
+     * private deployments with their own CA ({@code riptide gateway --origin-ca}).
      */
     public static OriginTls trusting(TrustManagerFactory trust) {
         return new OriginTls(ClientTls.context(trust));
