@@ -1,6 +1,7 @@
 package io.riptide.proxy;
 
 import io.riptide.proxy.accesslog.AccessLog;
+import io.riptide.proxy.tls.Interception;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,8 @@ import java.util.function.Supplier;
  * @param accessNodes the overlay access nodes in use, for the status page
  * @param loops the event loops serving browser connections (see {@link #defaultLoops()})
  * @param accessLog where each request is recorded ({@link AccessLog#NONE} by default; its owner closes it)
+ * @param interception which CONNECT targets are intercepted, with which CA, trusting which origins
+ *     ({@link Interception#OFF} by default: every CONNECT is a blind tunnel)
  */
 public record ProxyConfig(
         String host,
@@ -50,7 +53,8 @@ public record ProxyConfig(
         List<Cidr> allowFrom,
         Supplier<List<String>> accessNodes,
         int loops,
-        AccessLog accessLog) {
+        AccessLog accessLog,
+        Interception interception) {
 
     /**
      * The event loops unless told: one per core, as nginx's {@code worker_processes auto} (Netty's own
@@ -90,6 +94,9 @@ public record ProxyConfig(
         if (accessLog == null) {
             accessLog = AccessLog.NONE;
         }
+        if (interception == null) {
+            interception = Interception.OFF;
+        }
         if (loops < 1 || loops > 1024) {
             throw new IllegalArgumentException("the proxy needs 1 to 1024 event loops, not " + loops);
         }
@@ -127,6 +134,7 @@ public record ProxyConfig(
         b.accessNodes = accessNodes;
         b.loops = loops;
         b.accessLog = accessLog;
+        b.interception = interception;
         return b;
     }
 
@@ -161,6 +169,7 @@ public record ProxyConfig(
         private Supplier<List<String>> accessNodes = List::of;
         private int loops = defaultLoops();
         private AccessLog accessLog = AccessLog.NONE;
+        private Interception interception = Interception.OFF;
 
         private Builder() {
         }
@@ -184,11 +193,13 @@ public record ProxyConfig(
         public Builder accessNodes(Supplier<List<String>> v) { accessNodes = v; return this; }
         public Builder loops(int v) { loops = v; return this; }
         public Builder accessLog(AccessLog v) { accessLog = v; return this; }
+        public Builder interception(Interception v) { interception = v; return this; }
 
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
                     connectTimeout, responseTimeout, idleTimeout, upstreamConnectionsPerOrigin, via,
-                    maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes, loops, accessLog);
+                    maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes, loops, accessLog,
+                    interception);
         }
     }
 }

@@ -5,6 +5,7 @@ import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.proxy.cache.InsertPolicy;
 import io.riptide.proxy.cache.OverlayCacheConfig;
+import io.riptide.proxy.tls.Interception;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -123,6 +124,23 @@ public final class ProxyMain implements Callable<Integer> {
                 + "(default: off: such URLs are looked up like any other, and the origin's Cache-Control decides).")
     private boolean bypassQueries;
 
+    @Option(names = "--intercept", paramLabel = "HOSTS",
+            description = "Intercept HTTPS to these hosts: a comma-separated list of names (example.org), domains (*.example.org) "
+                + "and IP addresses, or all. Their CONNECTs are answered with a certificate of the local CA (--ca-dir; the browser "
+                + "must trust it), the origin's own certificate is verified, and their https:// URLs are cached like http:// ones. "
+                + "Other hosts are tunnelled untouched (default: none).")
+    private List<String> intercept = new ArrayList<>();
+
+    @Option(names = "--ca-dir", paramLabel = "DIR",
+            description = "The local CA that signs intercepted hosts' certificates, as `riptide ca init` made it "
+                + "(default: ~/.riptide/ca).")
+    private Path caDir;
+
+    @Option(names = "--origin-ca", paramLabel = "FILE",
+            description = "Also trust the CA certificates in this PEM file when verifying intercepted origins, besides the system "
+                + "trust store: for an internal CA, or a test origin of your own; repeatable (default: the system trust store alone).")
+    private List<Path> originTrust = new ArrayList<>();
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new ProxyMain()).execute(args));
     }
@@ -193,7 +211,8 @@ public final class ProxyMain implements Callable<Integer> {
         cacheConfig = cacheConfig.withTtl(ttl).withReadDeadline(readDeadline)
                 .withMemory(memoryMb * 1024 * 1024, cacheConfig.memoryRecheck()).withInsertPolicy(policy)
                 .withKeepOwnFetches(keepOwnFetches);
-        ProxyConfig config = proxyConfig().toBuilder().accessLog(log).build();
+        Interception interception = interception();
+        ProxyConfig config = proxyConfig().toBuilder().accessLog(log).interception(interception).build();
         // While listening, announced seeds come through feed() (and go when withdrawn), and the client
         // listens on the mDNS interface, where nodes found later will answer it.
         RiptideProxy proxy = discovery.listening()
@@ -212,6 +231,10 @@ public final class ProxyMain implements Callable<Integer> {
         say(out, String.format("riptide browser proxy on http://%s:%d/ (PAC: http://%s:%d/proxy.pac, status: http://%s:%d/status)%s",
                 a.getHostString(), a.getPort(), a.getHostString(), a.getPort(), a.getHostString(), a.getPort(),
                 passThrough ? ", pass-through" : ""));
+        if (interception.on()) {
+            say(out, "intercepting HTTPS for " + interception.policy() + " with the local CA " + interception.ca().certificateFile()
+                    + " (browsers must trust it: see `riptide ca init`); origins verified against " + interception.trustDescription());
+        }
         String clients = config.allowFrom().stream().map(Cidr::toString).collect(Collectors.joining(", "));
         if (!a.getAddress().isLoopbackAddress() && allowFrom.isEmpty()) {
             say(out, "serving clients in " + clients + " only: other machines get 403 until their networks are added with --allow-from");
@@ -239,6 +262,15 @@ public final class ProxyMain implements Callable<Integer> {
         return ProxyConfig.builder().host(host).port(port).passThrough(passThrough).queryBypass(bypassQueries)
                 .allowFrom(allowFrom.isEmpty() ? Cidr.LOOPBACK : allowFrom)
                 .loops(loops == null ? ProxyConfig.defaultLoops() : loops).build();
+    }
+
+    /** HTTPS interception as {@code --intercept}, {@code --ca-dir} and {@code --origin-ca} ask; refused with what to do. */
+    private Interception interception() {
+        try {
+            return Interception.fromOptions(intercept, caDir, originTrust);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     private PublicKey providerKey(String text) {

@@ -9,6 +9,8 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.riptide.core.net.NettyTransport;
 import io.riptide.proxy.front.FrontInitializer;
+import io.riptide.proxy.tls.Interception;
+import io.riptide.proxy.tls.LeafCertificates;
 import io.riptide.proxy.upstream.UpstreamClient;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +20,8 @@ import org.slf4j.LoggerFactory;
 /** The browser proxy: an HTTP/1.1 forward proxy listening on one address, answering from a {@link CacheLookup} or the origin. */
 public final class ProxyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyServer.class);
+    /** Leaf certificates kept: a browsing session touches a few hundred hosts at most. */
+    private static final int MAX_LEAVES = 1024;
 
     private final Channel server;
     private final ChannelGroup connections;
@@ -26,9 +30,11 @@ public final class ProxyServer implements AutoCloseable {
     private final EventLoopGroup ownBoss;
     private final EventLoopGroup ownWorkers;
     private final NettyTransport transport;
+    /** The leaf certificates of intercepted hosts; null when nothing is intercepted. */
+    private final LeafCertificates leaves;
 
     private ProxyServer(Channel server, ChannelGroup connections, UpstreamClient upstream, ProxyStats stats,
-            EventLoopGroup ownBoss, EventLoopGroup ownWorkers, NettyTransport transport) {
+            EventLoopGroup ownBoss, EventLoopGroup ownWorkers, NettyTransport transport, LeafCertificates leaves) {
         this.server = server;
         this.connections = connections;
         this.upstream = upstream;
@@ -36,6 +42,7 @@ public final class ProxyServer implements AutoCloseable {
         this.ownBoss = ownBoss;
         this.ownWorkers = ownWorkers;
         this.transport = transport;
+        this.leaves = leaves;
     }
 
     /**
@@ -67,6 +74,8 @@ public final class ProxyServer implements AutoCloseable {
         ProxyStats stats = new ProxyStats();
         UpstreamClient upstream = new UpstreamClient(config, stats);
         ChannelGroup connections = new DefaultChannelGroup("riptide-proxy", GlobalEventExecutor.INSTANCE);
+        Interception interception = config.interception();
+        LeafCertificates leaves = interception.on() ? new LeafCertificates(interception.ca(), MAX_LEAVES, stats::leafMinted) : null;
         try {
             Channel server = new ServerBootstrap()
                     .group(boss, workers)
@@ -74,16 +83,23 @@ public final class ProxyServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new FrontInitializer(config, cache, stats, upstream, connections))
+                    .childHandler(new FrontInitializer(config, cache, stats, upstream, connections, leaves))
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
             NettyTransport transport = NettyTransport.of(workers);
             LOG.info("browser proxy listening on {}:{} (transport: {})", config.host(),
                     ((InetSocketAddress) server.localAddress()).getPort(), transport);
-            return new ProxyServer(server, connections, upstream, stats, own ? boss : null, own ? workers : null, transport);
+            if (interception.on()) {
+                LOG.info("intercepting HTTPS for {} with the CA at {}; origins verified against {}", interception.policy(),
+                        interception.ca().certificateFile(), interception.trustDescription());
+            }
+            return new ProxyServer(server, connections, upstream, stats, own ? boss : null, own ? workers : null, transport, leaves);
         } catch (RuntimeException e) {
             upstream.close();
+            if (leaves != null) {
+                leaves.close();
+            }
             throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
     }
@@ -109,6 +125,9 @@ public final class ProxyServer implements AutoCloseable {
         server.close().syncUninterruptibly();
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         upstream.close();
+        if (leaves != null) {
+            leaves.close();
+        }
         if (ownBoss != null) {
             ownBoss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             ownWorkers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

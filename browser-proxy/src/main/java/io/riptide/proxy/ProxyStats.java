@@ -6,7 +6,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * What the proxy has served: hits, misses, bypasses, errors and tunnels, the clients it refused, and the latency of every
+ * What the proxy has served: hits, misses, bypasses, errors, tunnels and intercepted connections (with the leaf
+ * certificates minted and origin certificates refused), the clients it refused, and the latency of every
  * answered request from its head arriving to its last byte handed to the socket. Thread-safe; the
  * front records, the status page and tests read.
  */
@@ -27,6 +28,9 @@ public final class ProxyStats {
     private final LongAdder tunnels = new LongAdder();
     private final LongAdder clientsRefused = new LongAdder();
     private final LongAdder upstreamConnections = new LongAdder();
+    private final LongAdder intercepted = new LongAdder();
+    private final LongAdder leavesMinted = new LongAdder();
+    private final LongAdder originCertificatesRefused = new LongAdder();
     private final LongAdder latencyMicrosSum = new LongAdder();
     // Recording is wait-free on the event loops; readers fold the interval into the running total.
     private final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
@@ -67,6 +71,33 @@ public final class ProxyStats {
     /** Counts one new connection to an origin (reused ones are not counted). */
     public void upstreamConnectionOpened() {
         upstreamConnections.increment();
+    }
+
+    /** Counts one CONNECT intercepted (TLS terminated here) rather than tunnelled. */
+    public void connectionIntercepted() {
+        intercepted.increment();
+    }
+
+    /** Counts one leaf certificate minted for an intercepted host. */
+    public void leafMinted() {
+        leavesMinted.increment();
+    }
+
+    /** Counts one TLS handshake with an origin refused because its certificate did not verify. */
+    public void originCertificateRefused() {
+        originCertificatesRefused.increment();
+    }
+
+    public long intercepted() {
+        return intercepted.sum();
+    }
+
+    public long leavesMinted() {
+        return leavesMinted.sum();
+    }
+
+    public long originCertificatesRefused() {
+        return originCertificatesRefused.sum();
     }
 
     public long hits() {

@@ -8,7 +8,8 @@
  * responses go out in order without buffering any body (browsers open several connections instead);
  * an exchange and its origin connection share one event loop (pools are per loop), so streaming and
  * backpressure need no locks or hand-offs; {@code https://} in absolute form is refused with 400 (browsers
- * use CONNECT, which is tunnelled untouched); CONNECT reaches ports 443 and 8443 unless configured otherwise;
+ * use CONNECT, which is tunnelled untouched unless the user chose to intercept that host: {@code proxy.tls});
+ * CONNECT reaches ports 443 and 8443 unless configured otherwise;
  * {@code Expect: 100-continue} is not forwarded (the origin is never asked for 100 Continue).
  */
 package io.riptide.proxy;

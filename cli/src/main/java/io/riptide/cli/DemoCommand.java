@@ -3,12 +3,19 @@ package io.riptide.cli;
 import io.riptide.cli.demo.LoopbackRiptide;
 import io.riptide.cli.demo.SampleSite;
 import io.riptide.dolr.server.NodeStatus;
+import io.riptide.core.net.OriginTrust;
 import io.riptide.dolr.server.OverlayServer;
+import io.riptide.gateway.origin.OriginTls;
+import io.riptide.proxy.cache.OverlayCacheConfig;
+import io.riptide.proxy.tls.Interception;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +62,27 @@ final class DemoCommand implements Callable<Integer> {
             description = "How often to print the overlay's status while it runs (default: ${DEFAULT-VALUE}).")
     private Duration statusEvery;
 
+    @Option(names = "--intercept", paramLabel = "HOSTS",
+            description = "Also intercept HTTPS to these hosts (a comma-separated list, or all), as riptide proxy --intercept "
+                + "does: needs riptide ca init first, and the browser trusting that CA (default: none, HTTPS is tunnelled).")
+    private List<String> intercept = new ArrayList<>();
+
+    @Option(names = "--ca-dir", paramLabel = "DIR",
+            description = "The local CA for --intercept, as riptide ca init made it (default: ~/.riptide/ca).")
+    private Path caDir;
+
+    @Option(names = "--origin-ca", paramLabel = "FILE",
+            description = "Also trust the CA certificates in this PEM file for https:// origins, in the gateway and the proxy "
+                + "alike, besides the system trust store: for an https test origin of your own; repeatable (default: none).")
+    private List<Path> originTrust = new ArrayList<>();
+
+    /** How the demo's gateway and proxy treat HTTPS, from the options. */
+    private record Https(OriginTls gateway, Interception proxy) {
+    }
+
+    /** Set from the options when the demo starts. */
+    private Https https;
+
     @Override
     public Integer call() throws Exception {
         if (nodes < 1 || nodes > 32) {
@@ -66,6 +94,21 @@ final class DemoCommand implements Callable<Integer> {
         if (statusEvery.isZero() || statusEvery.isNegative()) {
             throw new ParameterException(spec.commandLine(), "--status-every must be longer than zero");
         }
+        if (!originTrust.isEmpty() && intercept.isEmpty()) {
+            // The gateway alone could use it, but no https URL reaches the demo's cache without interception.
+            throw new ParameterException(spec.commandLine(), "--origin-ca applies to intercepted HTTPS only: add --intercept HOSTS (or all)");
+        }
+        Interception interception;
+        OriginTls gatewayTls;
+        try {
+            interception = Interception.fromOptions(intercept, caDir, originTrust);
+            gatewayTls = OriginTls.trusting(OriginTrust.systemPlus(originTrust));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (java.io.IOException e) {
+            throw new ParameterException(spec.commandLine(), "--origin-ca: " + e.getMessage());
+        }
+        this.https = new Https(gatewayTls, interception);
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
         say(out, "Starting a small Riptide on loopback: " + nodes + " storage nodes, a gateway, " + CACHE_MANAGERS
@@ -109,11 +152,13 @@ final class DemoCommand implements Callable<Integer> {
 
     private LoopbackRiptide startRiptide(PrintWriter out) throws InterruptedException {
         try {
-            return new LoopbackRiptide(nodes, CACHE_MANAGERS, proxyPort);
+            return new LoopbackRiptide(nodes, CACHE_MANAGERS, proxyPort, https.gateway(), b -> b.interception(https.proxy()),
+                    OverlayCacheConfig.defaults());
         } catch (RuntimeException e) {
             if (proxyPort != 0 && causedBy(e, BindException.class)) {
                 say(out, "Port " + proxyPort + " is taken; the proxy takes a free port instead.");
-                return new LoopbackRiptide(nodes, CACHE_MANAGERS, 0);
+                return new LoopbackRiptide(nodes, CACHE_MANAGERS, 0, https.gateway(), b -> b.interception(https.proxy()),
+                        OverlayCacheConfig.defaults());
             }
             throw e;
         }
@@ -140,6 +185,10 @@ final class DemoCommand implements Callable<Integer> {
         String proxy = "http://127.0.0.1:" + riptide.proxyAddress().getPort();
         say(out, "  proxy    " + proxy + "  (status " + proxy + "/status, PAC " + proxy + "/proxy.pac)");
         say(out, "  site     " + site.url("/") + "  (a sample page with a picture, a style sheet and a script)");
+        if (https.proxy().on()) {
+            say(out, "  https    intercepted for " + https.proxy().policy() + " with the CA " + https.proxy().ca().certificateFile()
+                    + "; origins verified against " + https.proxy().trustDescription());
+        }
         say(out, String.format("Ready after %d ms.", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
         say(out, "");
         URI page = URI.create(site.url("/index.html"));
@@ -151,6 +200,10 @@ final class DemoCommand implements Callable<Integer> {
         say(out, "");
         say(out, "Try it yourself (each URL misses once, then hits):");
         say(out, "  curl -s -o /dev/null -D - -x " + proxy + " " + site.url("/style.css"));
+        if (https.proxy().on()) {
+            say(out, "  curl -s -o /dev/null -D - --cacert " + https.proxy().ca().certificateFile() + " -x " + proxy
+                    + " https://HOST/PATH   (an intercepted host: a miss, then a hit)");
+        }
         say(out, "  open " + proxy + "/status in a browser, or point one at " + proxy + "/proxy.pac and visit " + site.url("/"));
         say(out, "  ./riptide inspect " + page + " --join " + riptide.storageNodes().get(0).address()
                 + " --provider " + riptide.provider().publicKey());

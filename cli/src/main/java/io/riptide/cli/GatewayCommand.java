@@ -16,10 +16,13 @@ import io.riptide.gateway.admin.GatewayReport;
 import io.riptide.gateway.origin.OriginFetcher;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import io.riptide.gateway.origin.OriginTls;
+import io.riptide.core.net.OriginTrust;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -78,6 +81,11 @@ final class GatewayCommand implements Callable<Integer> {
                 + "tests with loopback origins (default: off, public origins only).")
     private boolean allowPrivateOrigins;
 
+    @Option(names = "--origin-ca", paramLabel = "FILE",
+            description = "Also trust the CA certificates in this PEM file when fetching https:// origins, besides the system "
+                + "trust store: for an internal CA, or a test origin of your own; repeatable (default: the system trust store alone).")
+    private List<Path> originTrust = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -86,6 +94,12 @@ final class GatewayCommand implements Callable<Integer> {
         MdnsInterface mdns = announce.where(listen);
         if (maxObjectMb < 1 || maxObjectMb > 14) {
             throw new ParameterException(spec.commandLine(), "--max-object-mb must be between 1 and 14, got " + maxObjectMb);
+        }
+        OriginTls tls;
+        try {
+            tls = OriginTls.trusting(OriginTrust.systemPlus(originTrust));
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--origin-ca: " + e.getMessage());
         }
         SigningKey provider = KeyFiles.loadOrCreate(providerKey, "--key", spec.commandLine(), out, "the provider's key");
         SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
@@ -101,7 +115,7 @@ final class GatewayCommand implements Callable<Integer> {
 
         EventLoopGroup fetchGroup = NettyTransport.current().newGroup(2);
         OriginFetcher fetcher = new OriginFetcher(fetchGroup, OriginFetcherConfig.defaults().withMaxBodyBytes(maxObjectMb << 20)
-                .withPrivateOrigins(allowPrivateOrigins), OriginTls.systemDefault(), Clock.systemUTC());
+                .withPrivateOrigins(allowPrivateOrigins), tls, Clock.systemUTC());
         Gateway[] gateway = new Gateway[1];
         GatewayConfig finalConfig = config;
         OverlayServer server;
@@ -124,6 +138,9 @@ final class GatewayCommand implements Callable<Integer> {
         }
         RunningNode.say(out, "provider key " + provider.publicKey() + " (proxies trust this)");
         AutoCloseable announcer = AnnounceOptions.whenJoined(mdns, server, Role.GATEWAY, provider.publicKey(), out);
+        if (!originTrust.isEmpty()) {
+            RunningNode.say(out, "https origins verified against the system trust store and " + originTrust);
+        }
         if (allowPrivateOrigins) {
             RunningNode.say(out, "private origins allowed: this gateway also fetches loopback, private and link-local addresses");
         }

@@ -26,12 +26,15 @@ final class HeadlessChromium {
     private final InetSocketAddress proxy;
     private final Duration timeout;
     private final String windowSize;
+    /** The HOME Chromium runs with (its NSS database, $HOME/.pki/nssdb, holds the certificates it trusts), or null for ours. */
+    private final Path home;
 
-    private HeadlessChromium(Path binary, InetSocketAddress proxy, Duration timeout, String windowSize) {
+    private HeadlessChromium(Path binary, InetSocketAddress proxy, Duration timeout, String windowSize, Path home) {
         this.binary = binary;
         this.proxy = proxy;
         this.timeout = timeout;
         this.windowSize = windowSize;
+        this.home = home;
     }
 
     /**
@@ -39,7 +42,7 @@ final class HeadlessChromium {
      * missing, unless {@code RIPTIDE_NO_BROWSER=1} says to skip browser tests here.
      */
     static HeadlessChromium throughProxy(InetSocketAddress proxy, Duration timeout) {
-        return new HeadlessChromium(binary(), proxy, timeout, "800,600");
+        return new HeadlessChromium(binary(), proxy, timeout, "800,600", null);
     }
 
     /**
@@ -47,7 +50,15 @@ final class HeadlessChromium {
      * missing, unless {@code RIPTIDE_NO_BROWSER=1} says to skip browser tests here.
      */
     static HeadlessChromium direct(Duration timeout) {
-        return new HeadlessChromium(binary(), null, timeout, "1200,900");
+        return new HeadlessChromium(binary(), null, timeout, "1200,900", null);
+    }
+
+    /**
+     * This Chromium run with {@code home} as HOME: on Linux it trusts the certificate authorities added to
+     * {@code home/.pki/nssdb} (as {@code certutil -d sql:$HOME/.pki/nssdb -A -t C,,} adds them) besides its own roots.
+     */
+    HeadlessChromium withHome(Path home) {
+        return new HeadlessChromium(binary, proxy, timeout, windowSize, home);
     }
 
     /** The installed binary; a missing one fails the test, or skips it where RIPTIDE_NO_BROWSER=1 was chosen. */
@@ -88,7 +99,11 @@ final class HeadlessChromium {
             command.add("--proxy-bypass-list=<-loopback>");
         }
         command.addAll(action);
-        Process process = new ProcessBuilder(command).redirectOutput(output.toFile()).redirectError(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(output.toFile()).redirectError(log.toFile());
+        if (home != null) {
+            builder.environment().put("HOME", home.toString());
+        }
+        Process process = builder.start();
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IOException("chromium did not finish within " + timeout + ": " + tail(log));

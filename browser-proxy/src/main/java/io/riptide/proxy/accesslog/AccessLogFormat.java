@@ -47,6 +47,10 @@ public enum AccessLogFormat {
         if (cs.equals("tunnel")) {
             return "TCP_TUNNEL";
         }
+        if (cs.startsWith("intercept")) {
+            // As Squid logs a CONNECT it bumped: the requests inside get lines of their own.
+            return "NONE_NONE";
+        }
         if (r.status() == 0) {
             return "TCP_MISS_ABORTED";
         }

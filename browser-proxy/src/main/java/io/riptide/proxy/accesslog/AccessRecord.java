@@ -11,7 +11,8 @@ package io.riptide.proxy.accesslog;
  * @param status        the status sent, 0 when none was (the connection closed)
  * @param bytes         response body bytes sent
  * @param cacheStatus   the Cache-Status value sent, without the proxy's name ({@code hit; detail=memory},
- *                      {@code fwd=miss; detail=not-found}), or {@code tunnel} for CONNECT
+ *                      {@code fwd=miss; detail=not-found}), or for CONNECT {@code tunnel}, or {@code intercept}
+ *                      ({@code intercept-refused} when the origin's certificate did not verify)
  * @param contentType   the response's Content-Type, or null
  */
 public record AccessRecord(long startMillis, long elapsedMillis, String client, String method, String url, int status,

@@ -9,11 +9,16 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.riptide.proxy.ProxyStats.Outcome;
 import io.riptide.proxy.tunnel.Tunnels;
+import io.riptide.proxy.upstream.Origin;
 
 /**
- * A CONNECT request: opens the tunnel's target connection, answers 200, then hands the browser's
- * connection over to the byte relay (the HTTP handlers leave the pipeline). HTTPS passes through
- * untouched (architecture §8): the proxy never sees inside it.
+ * A CONNECT request. By default it opens the tunnel's target connection, answers 200, then hands the
+ * browser's connection over to the byte relay (the HTTP handlers leave the pipeline): HTTPS passes
+ * through untouched (architecture §8), the proxy never sees inside it. For a host the user chose to
+ * intercept ({@code --intercept}) it instead verifies the origin's certificate first (a pooled TLS
+ * connection to it), answers 200, and terminates the browser's TLS here with a leaf the local CA
+ * signed ({@link FrontHandler#detachForInterception}); an origin that did not verify still gets the
+ * 200, so the browser can be shown the 502 page saying why.
  */
 final class ConnectExchange implements Exchange, Tunnels.Opened {
     private static final HttpResponseStatus ESTABLISHED = new HttpResponseStatus(200, "Connection Established");
@@ -52,18 +57,40 @@ final class ConnectExchange implements Exchange, Tunnels.Opened {
             x.failed(HttpResponseStatus.BAD_REQUEST, "CONNECT needs a host:port target, not " + authority);
         } else if (!context.config().tunnelAllowed(port)) {
             x.failed(HttpResponseStatus.FORBIDDEN, "this proxy does not open tunnels to port " + port);
+        } else if (context.config().interception().intercepts(host)) {
+            x.intercept(host, port);
         } else {
             Tunnels.connect(front.context().channel(), host, port, context.config().connectTimeout(), context.upstream().resolver(), x);
         }
         return x;
     }
 
+    /** Verifies the origin, then answers 200 and takes the browser's TLS over. */
+    private void intercept(String host, int port) {
+        Channel client = front.context().channel();
+        context.stats().connectionIntercepted();
+        context.upstream().verify(client.eventLoop(), Origin.https(host, port), failure -> {
+            if (clientGone || !client.isActive()) {
+                return;
+            }
+            responseComplete = true;
+            logAccess(200, failure == null ? "intercept" : "intercept-refused");
+            client.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, ESTABLISHED), client.voidPromise());
+            front.detachForInterception(host, port, failure == null ? null : failure.message());
+        });
+    }
+
     /** The access log's line: the tunnel as opened (its bytes are the TLS inside, not counted). */
     private void logAccess(int status) {
+        logAccess(status, "tunnel");
+    }
+
+    /** As above, with what became of the CONNECT: tunnelled, or intercepted (each request inside then gets a line of its own). */
+    private void logAccess(int status, String outcome) {
         Channel client = front.context().channel();
         String from = client.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress().getHostAddress() : "-";
         context.config().accessLog().log(new io.riptide.proxy.accesslog.AccessRecord(startMillis,
-                System.currentTimeMillis() - startMillis, from, "CONNECT", authority, status, 0, "tunnel", null));
+                System.currentTimeMillis() - startMillis, from, "CONNECT", authority, status, 0, outcome, null));
     }
 
     @Override

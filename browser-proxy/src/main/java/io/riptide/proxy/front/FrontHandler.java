@@ -4,6 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.ssl.SniHandler;
 import io.netty.util.NetUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.riptide.proxy.Cidr;
@@ -32,11 +34,18 @@ import org.slf4j.LoggerFactory;
  * from the socket stops while anything waits, so a pipelining client cannot queue without bound.
  * A client whose address is not in the configured allow-list gets 403 on its first request, before
  * anything else is looked at (no page, no origin, no lookup, no tunnel), and the connection closes.
+ * Inside an intercepted CONNECT a front of its own ({@link Intercepted}) reads every request as one for
+ * that CONNECT's https authority: no proxy pages, no nested CONNECT.
  */
 final class FrontHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(FrontHandler.class);
 
+    /** The longest TLS ClientHello read while choosing the leaf (Netty's default bound, 16 MiB, is far too generous). */
+    private static final int MAX_CLIENT_HELLO = 64 * 1024;
+
     private final FrontContext context;
+    /** The intercepted CONNECT this connection carries, or null for a plain proxy connection. */
+    private final Intercepted intercepted;
     private final ArrayDeque<HttpObject> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private Exchange current;
@@ -45,8 +54,9 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
     private boolean draining;
     private boolean drainAgain;
 
-    FrontHandler(FrontContext context) {
+    FrontHandler(FrontContext context, Intercepted intercepted) {
         this.context = context;
+        this.intercepted = intercepted;
     }
 
     @Override
@@ -133,6 +143,27 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
         ctx.pipeline().remove(FrontInitializer.CODEC);
     }
 
+    /**
+     * An intercepted CONNECT was answered 200: the browser's TLS is terminated here with a leaf for its
+     * SNI name (or {@code host} without one), and a codec and front of its own read the requests inside,
+     * each for https://{@code host}:{@code port}; with a {@code refusal}, each is answered with it (502).
+     */
+    void detachForInterception(String host, int port, String refusal) {
+        closing = true;
+        current = null;
+        releasePending();
+        ChannelPipeline p = ctx.pipeline();
+        ProxyConfig c = context.config();
+        p.remove(this);
+        // After the codec, so bytes it still holds (an eager ClientHello) reach TLS as it leaves.
+        p.addAfter(FrontInitializer.CODEC, FrontInitializer.TLS,
+                new SniHandler(context.leaves().mapping(host), MAX_CLIENT_HELLO, c.connectTimeout().toMillis()));
+        p.addAfter(FrontInitializer.TLS, FrontInitializer.INNER_CODEC, FrontInitializer.codec(c));
+        p.addAfter(FrontInitializer.INNER_CODEC, FrontInitializer.FRONT, new FrontHandler(context, new Intercepted(host, port, refusal)));
+        p.remove(FrontInitializer.CODEC);
+        ctx.channel().config().setAutoRead(true);
+    }
+
     ChannelHandlerContext context() {
         return ctx;
     }
@@ -209,6 +240,9 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
             return null;
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (intercepted != null) {
+            return startIntercepted(request, keepAlive, started);
+        }
         if (HttpMethod.CONNECT.equals(request.method())) {
             return ConnectExchange.start(this, context, request, started);
         }
@@ -228,6 +262,40 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
             // An absolute-form request for the proxy's own pages: answer it rather than loop.
             return page(request, keepAlive);
         }
+        return forward(request, target, keepAlive, started);
+    }
+
+    /**
+     * A request inside an intercepted connection: for the CONNECT's authority only (never the proxy's
+     * own pages, never another CONNECT), and refused with the reason when the origin did not verify.
+     */
+    private Exchange startIntercepted(HttpRequest request, boolean keepAlive, long started) {
+        String via = context.config().via();
+        if (intercepted.refusal() != null) {
+            context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+            respond(Responses.text(ctx.alloc(), HttpResponseStatus.BAD_GATEWAY, intercepted.refusal(), via), false);
+            return null;
+        }
+        if (HttpMethod.CONNECT.equals(request.method())) {
+            context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+            respond(Responses.text(ctx.alloc(), HttpResponseStatus.BAD_REQUEST,
+                    "CONNECT inside an intercepted connection to " + intercepted.authority() + " is not supported", via), false);
+            return null;
+        }
+        Target target;
+        try {
+            target = intercepted.target(request);
+        } catch (IllegalArgumentException e) {
+            context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+            respond(Responses.text(ctx.alloc(), HttpResponseStatus.BAD_REQUEST, e.getMessage(), via), false);
+            return null;
+        }
+        return forward(request, target, keepAlive, started);
+    }
+
+    /** The request goes the proxy's way: looked up (or bypassed), then the origin; bodies over the limit refused first. */
+    private Exchange forward(HttpRequest request, Target target, boolean keepAlive, long started) {
+        String via = context.config().via();
         if (HttpUtil.getContentLength(request, -1L) > context.config().maxRequestBodyBytes()) {
             context.stats().record(Outcome.ERROR, System.nanoTime() - started);
             respond(Responses.text(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,

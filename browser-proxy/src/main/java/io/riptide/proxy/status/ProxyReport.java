@@ -36,6 +36,8 @@ public final class ProxyReport {
                 .summary("transport", NettyTransport.describe())
                 .summary("requests", "hits " + stats.hits() + ", misses " + stats.misses() + ", bypasses " + stats.bypasses()
                         + ", errors " + stats.errors())
+                .summary("https", config.interception().on() ? "intercepting " + config.interception().policy()
+                        + " (CA " + config.interception().ca().certificateFile() + ")" : "tunnelled untouched (no --intercept)")
                 .summary("clients allowed", config.allowFrom().stream().map(Cidr::toString).collect(Collectors.joining(", ")))
                 .summary("access nodes", accessNodes.isEmpty() ? "none" : String.join(", ", accessNodes));
         b.table("Requests", "", List.of("result", "count"), List.of(
@@ -44,6 +46,9 @@ public final class ProxyReport {
                 List.of("bypasses", Long.toString(stats.bypasses())),
                 List.of("errors", Long.toString(stats.errors())),
                 List.of("tunnels", Long.toString(stats.tunnels())),
+                List.of("intercepted connections (HTTPS)", Long.toString(stats.intercepted())),
+                List.of("leaf certificates minted", Long.toString(stats.leavesMinted())),
+                List.of("origin certificates refused (did not verify)", Long.toString(stats.originCertificatesRefused())),
                 List.of("clients refused (not in allow-from)", Long.toString(stats.clientsRefused())),
                 List.of("origin connections opened", Long.toString(stats.upstreamConnectionsOpened()))));
         b.table("Latency", l.count() + " requests, from a request's head to its response's last byte",
@@ -83,6 +88,13 @@ public final class ProxyReport {
         b.metrics()
                 .counter("riptide_proxy_requests_total", "Requests answered, by where the answer came from.", "result", byResult)
                 .counter("riptide_proxy_tunnels_total", "CONNECT tunnels opened.", stats.tunnels())
+                .counter("riptide_proxy_intercepted_total", "CONNECTs intercepted: TLS terminated with a leaf of the local CA.",
+                        stats.intercepted())
+                .counter("riptide_proxy_leaf_certificates_minted_total", "Leaf certificates minted for intercepted hosts.",
+                        stats.leavesMinted())
+                .counter("riptide_proxy_origin_certificates_refused_total",
+                        "TLS handshakes with intercepted origins refused because their certificate did not verify.",
+                        stats.originCertificatesRefused())
                 .counter("riptide_proxy_clients_refused_total",
                         "Connections refused with 403 because the client's address is not in allow-from.", stats.clientsRefused())
                 .counter("riptide_proxy_origin_connections_opened_total", "New connections to origins.",

@@ -1,11 +1,17 @@
 package io.riptide.proxy.upstream;
 
 import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import io.riptide.proxy.ProxyConfig;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
 import java.time.Duration;
+import javax.net.ssl.SSLException;
 
 /** Turns what went wrong talking to an origin into a status and a message a person can act on. */
 final class Failures {
@@ -15,7 +21,23 @@ final class Failures {
     private Failures() {
     }
 
-    static UpstreamFailure connect(Origin origin, Throwable cause, Duration connectTimeout) {
+    static UpstreamFailure connect(Origin origin, Throwable cause, ProxyConfig config) {
+        Duration connectTimeout = config.connectTimeout();
+        String certificate = certificateProblem(cause);
+        if (certificate != null) {
+            return new UpstreamFailure(BAD_GATEWAY, "the certificate of origin " + origin + " did not verify: " + certificate
+                    + ". This proxy checks HTTPS origins against " + config.interception().trustDescription()
+                    + "; nothing from this origin was served or cached. If the site is yours, give it a certificate "
+                    + "from a trusted authority, or start the proxy with --origin-ca FILE naming its CA.");
+        }
+        if (causedBy(cause, SslHandshakeTimeoutException.class)) {
+            return new UpstreamFailure(GATEWAY_TIMEOUT, "the TLS handshake with origin " + origin + " did not finish within "
+                    + duration(connectTimeout));
+        }
+        if (causedBy(cause, SSLException.class)) {
+            return new UpstreamFailure(BAD_GATEWAY, "the TLS handshake with origin " + origin + " failed: " + message(root(cause))
+                    + "; nothing from this origin was served or cached");
+        }
         Throwable c = root(cause);
         if (c instanceof ConnectTimeoutException) {
             return new UpstreamFailure(GATEWAY_TIMEOUT,
@@ -57,6 +79,27 @@ final class Failures {
     static UpstreamFailure timeout(Origin origin, Duration responseTimeout) {
         return new UpstreamFailure(GATEWAY_TIMEOUT,
                 "origin " + origin + " did not answer within " + duration(responseTimeout));
+    }
+
+    /**
+     * Why the origin's certificate was refused (the deepest reason the JDK gave: no path to a trusted
+     * anchor, another host's name, expired), or null when the failure was not about its certificate.
+     */
+    static String certificateProblem(Throwable cause) {
+        if (causedBy(cause, CertificateException.class) || causedBy(cause, CertPathBuilderException.class)
+                || causedBy(cause, CertPathValidatorException.class)) {
+            return message(root(cause));
+        }
+        return null;
+    }
+
+    private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (type.isInstance(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Throwable root(Throwable t) {

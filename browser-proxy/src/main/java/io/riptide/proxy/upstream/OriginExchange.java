@@ -88,12 +88,12 @@ public final class OriginExchange {
             fail(new UpstreamFailure(502, "the proxy is shutting down"));
             return;
         }
-        pool.acquire().addListener((Future<Channel> f) -> acquired(f));
+        client.acquire(pool, loop).addListener((Future<Channel> f) -> acquired(f));
     }
 
     private void acquired(Future<Channel> f) {
         if (!f.isSuccess()) {
-            fail(Failures.connect(origin, f.cause(), client.config().connectTimeout()));
+            fail(Failures.connect(origin, f.cause(), client.config()));
             return;
         }
         Channel c = f.getNow();
@@ -108,7 +108,7 @@ public final class OriginExchange {
             // idle kept connection dropped here costs a handshake at most.
             c.close();
             pool.release(c);
-            pool.acquire().addListener((Future<Channel> next) -> acquired(next));
+            client.acquire(pool, loop).addListener((Future<Channel> next) -> acquired(next));
             return;
         }
         ch = c;
@@ -277,7 +277,7 @@ public final class OriginExchange {
             detach(false);
             lastSent = false;
             reused = false;
-            pool.acquire().addListener((Future<Channel> f) -> acquired(f));
+            client.acquire(pool, loop).addListener((Future<Channel> f) -> acquired(f));
             return;
         }
         fail(cause == null ? Failures.closed(origin, headSeen) : Failures.onConnection(origin, cause, headSeen));

@@ -5,13 +5,17 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.pool.ChannelPoolHandler;
 import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.riptide.core.net.ClientTls;
 import io.netty.util.AttributeKey;
 import io.riptide.core.net.IdleCloser;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
 
 /**
- * Sets up the connections of one origin's pool: close when idle, HTTP/1.1 client codec (never
+ * Sets up the connections of one origin's pool: close when idle, TLS for an {@code https://} origin
+ * (chain and host name verified, SNI sent: {@link ClientTls}), HTTP/1.1 client codec (never
  * decompressing: bodies pass through as the origin sent them), then per exchange the
  * {@link OriginExchange}, and last the error guard.
  */
@@ -24,9 +28,18 @@ final class UpstreamConnections implements ChannelPoolHandler {
     private final ProxyStats stats;
     private final UpstreamErrorGuard guard = new UpstreamErrorGuard();
 
-    UpstreamConnections(ProxyConfig config, ProxyStats stats) {
+    private final Origin origin;
+    /** The verifying client context for a TLS origin; null for plain HTTP. */
+    private final SslContext tls;
+
+    UpstreamConnections(ProxyConfig config, ProxyStats stats, Origin origin, SslContext tls) {
         this.config = config;
         this.stats = stats;
+        this.origin = origin;
+        this.tls = tls;
+        if (origin.tls() && tls == null) {
+            throw new IllegalStateException("no TLS context for origin " + origin + ": interception is off");
+        }
     }
 
     @Override
@@ -34,6 +47,11 @@ final class UpstreamConnections implements ChannelPoolHandler {
         stats.upstreamConnectionOpened();
         ChannelPipeline p = ch.pipeline();
         p.addLast("idle", new IdleCloser(config.idleTimeout()));
+        if (origin.tls()) {
+            SslHandler handler = ClientTls.verifying(tls, ch.alloc(), origin.host(), origin.port());
+            handler.setHandshakeTimeoutMillis(config.connectTimeout().toMillis());
+            p.addLast("tls", handler);
+        }
         p.addLast("http", new HttpClientCodec(8192, config.maxHeaderBytes(), 16 * 1024, false, true));
         p.addLast(GUARD, guard);
     }

@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * A whole small Riptide on loopback, in one process: storage nodes over real TCP, a gateway with a
@@ -72,6 +73,15 @@ public final class LoopbackRiptide implements AutoCloseable {
 
     /** As above, the proxy's cache configured by {@code proxyCache}. */
     public LoopbackRiptide(int storageNodes, int managers, int proxyPort, OverlayCacheConfig proxyCache) throws InterruptedException {
+        this(storageNodes, managers, proxyPort, OriginTls.systemDefault(), UnaryOperator.identity(), proxyCache);
+    }
+
+    /**
+     * As above, the gateway verifying https origins with {@code originTls}, the proxy's configuration
+     * passed through {@code proxyOptions} (HTTPS interception, say) and its cache configured by {@code proxyCache}.
+     */
+    public LoopbackRiptide(int storageNodes, int managers, int proxyPort, OriginTls originTls,
+            UnaryOperator<ProxyConfig.Builder> proxyOptions, OverlayCacheConfig proxyCache) throws InterruptedException {
         if (managers < 1) {
             throw new IllegalArgumentException("at least one cache manager, not " + managers);
         }
@@ -79,7 +89,7 @@ public final class LoopbackRiptide implements AutoCloseable {
         // The demo's origins are on loopback, which a real gateway refuses (anyone in the overlay could make
         // it fetch the gateway host's own services): this one gateway, on one machine, allows them.
         fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withRate(10_000, 10_000).withPrivateOrigins(true),
-                OriginTls.systemDefault(), Clock.systemUTC());
+                originTls, Clock.systemUTC());
         SecureRandom random = new SecureRandom();
         try {
             OverlayServer first = OverlayServer.start(settings(random, null), group);
@@ -108,7 +118,7 @@ public final class LoopbackRiptide implements AutoCloseable {
                 }
             }
             Thread.sleep(1500); // leaf sets settle and the gateway's service pointers land
-            proxy = RiptideProxy.start(ProxyConfig.builder().host("127.0.0.1").port(proxyPort).build(),
+            proxy = RiptideProxy.start(proxyOptions.apply(ProxyConfig.builder().host("127.0.0.1").port(proxyPort)).build(),
                     List.of(first.address()), provider.publicKey(), proxyCache);
             proxy.awaitAttached(Duration.ofSeconds(10));
         } catch (RuntimeException | InterruptedException e) {
