@@ -83,7 +83,7 @@ class DiscoveryInNamespaceTest {
 
         // A proxy started before any node: nothing is announced within its start's wait, so its client
         // must already be where nodes found later will answer it, the mDNS interface's address.
-        NodeProcess early = start(ns, processes, "early-proxy", "proxy", "--port", "0", "--mdns-interface", LAN,
+        NodeProcess early = start(ns, processes, "early-proxy", "proxy", "--port", "0", "--no-keep-own-fetches", "--mdns-interface", LAN,
                 "--provider", provider);
         early.await(l -> l.startsWith("nothing announced on the local network (" + ON_LAN + ") within "),
                 "that it found nothing at the start", WAIT);
@@ -112,7 +112,7 @@ class DiscoveryInNamespaceTest {
         String site = group(origin, ORIGIN, "its URL");
 
         // No --seed: the proxy has only the local network to go by.
-        NodeProcess proxy = start(ns, processes, "proxy", "proxy", "--port", "0", "--mdns-interface", LAN, "--provider", provider);
+        NodeProcess proxy = start(ns, processes, "proxy", "proxy", "--port", "0", "--no-keep-own-fetches", "--mdns-interface", LAN, "--provider", provider);
         proxy.await(l -> l.startsWith("found on the local network (" + ON_LAN + "): "), "what it found at the start", WAIT);
         // Whatever was not resolved within the start's wait is taken as it comes: the proxy keeps listening.
         for (String role : List.of("node ", "gateway ", "cache-manager ")) {
@@ -145,7 +145,7 @@ class DiscoveryInNamespaceTest {
         assertEquals(0, lateExit, "an overlay hit through the proxy that found the overlay late:\n" + lateReport);
 
         // Where the operator allows it, a proxy with neither --seed nor --provider takes the provider announced.
-        NodeProcess trusting = start(ns, processes, "trusting-proxy", "proxy", "--port", "0", "--mdns-interface", LAN,
+        NodeProcess trusting = start(ns, processes, "trusting-proxy", "proxy", "--port", "0", "--no-keep-own-fetches", "--mdns-interface", LAN,
                 "--trust-announced-provider");
         trusting.await(("trusting the announced provider " + provider + " (--trust-announced-provider)")::equals,
                 "that it trusts the announced provider", WAIT);

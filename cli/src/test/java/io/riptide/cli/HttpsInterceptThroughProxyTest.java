@@ -66,7 +66,7 @@ class HttpsInterceptThroughProxyTest {
         OriginTls gatewayTls = OriginTls.trusting(OriginTrust.systemPlus(List.of(originCa.certificateFile())));
         try (HttpsSite site = new HttpsSite(originCa);
                 LoopbackRiptide riptide = new LoopbackRiptide(3, 1, 0, gatewayTls,
-                        b -> b.interception(interception).tunnelPorts(Set.of()), LoopbackRiptide.OVERLAY_ONLY)) {
+                        b -> b.interception(interception).tunnelPorts(Set.of()), BrowserThroughProxyTest.FIRST_MISS_OVERLAY_ONLY)) {
             String page = site.url("/index.html");
             HeadlessChromium chromium = HeadlessChromium.throughProxy(riptide.proxyAddress(), Duration.ofSeconds(60));
             // Without the NSS database Chromium refuses the proxy's certificate: it is the database that makes it trusted.
