@@ -41,13 +41,13 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Replays a real web client trace through Riptide and through two baselines of the same total
- * size: one shared LRU proxy cache for everyone, and a private LRU cache per user. Each lab of the
- * trace is a stub with its own cache manager and the lab's users spread over proxies there; one
- * gateway elsewhere inserts what the managers ask for, and its store (the size of every node's
- * store) bounds what Riptide keeps. A request hits when the copy served is the trace's current
- * version of the URL (a new size is a new version). Trace time is compressed to a fixed request
- * rate.
+ * Replays a real web client trace through Riptide and through two baselines of the size of a node's
+ * store: one shared LRU proxy cache for everyone, and a private LRU cache per user. Each lab of the
+ * trace is a stub with its own cache manager and the lab's users spread over proxies there (the
+ * shipped proxy: its private tier, inserts on the second sighting, unless the options say
+ * otherwise); one gateway elsewhere inserts what the managers ask for. A request hits when the
+ * copy served is the trace's current version of the URL (a new size is a new version). Trace time
+ * is compressed to a fixed request rate.
  */
 public final class TraceReplayScenario implements Scenario {
     private static final String DEFAULT_TRACE = "../shared/traces/bu-web-client-1994-11_1995-02.tsv.gz";

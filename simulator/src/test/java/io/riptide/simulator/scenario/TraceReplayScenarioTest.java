@@ -1,6 +1,7 @@
 package io.riptide.simulator.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,8 +23,8 @@ class TraceReplayScenarioTest {
         return (785433179 + t) + "\t0\t" + user + "\tcs17\t785433174\t" + lab + "\tNov94\t" + url + "\t" + bytes + "\t0.5\n";
     }
 
-    @Test
-    void hitRatiosOfRiptideTheSharedCacheAndPerClientCaches() throws Exception {
+    /** The hand-made trace, whose figures each test works out by hand. */
+    private Path handTrace() throws Exception {
         Path trace = dir.resolve("trace.tsv");
         Files.writeString(trace, "#ts_sec\tts_usec\tuser_id\tmachine\tsession_start\tgroup\tmonth_dir\turl\tbytes\tretrieval_s\n"
                 + line(0, "1", "272", "http://a.example/A", 1000)     // every cache misses
@@ -35,9 +36,17 @@ class TraceReplayScenarioTest {
                 + line(6, "1", "272", "http://a.example/A", 1200)     // a new version: miss everywhere
                 + line(7, "2", "b19", "http://a.example/A", 1200)     // shared: hit; own: miss
                 + line(8, "2", "b19", "gopher://old.example/1", 10)); // not http: skipped
+        return trace;
+    }
+
+    @Test
+    void hitRatiosOfRiptideTheSharedCacheAndPerClientCaches() throws Exception {
+        Path trace = handTrace();
         Path out = Files.createDirectories(dir.resolve("out"));
+        // The paper's proxy: every miss asks for an insert, no memory tier.
         new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("trace", trace.toString(),
-                "nodes", "300", "rate", "1", "settle-s", "20", "proxies-per-lab", "3")), Progress.silent()));
+                "nodes", "300", "rate", "1", "settle-s", "20", "proxies-per-lab", "3", "insert-policy", "first-miss",
+                "proxy-memory-mb", "0")), Progress.silent()));
         JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
         assertEquals(8, json.get("requests").asInt());
         assertEquals(1, json.get("skipped_invalid_urls").asInt());
@@ -51,6 +60,30 @@ class TraceReplayScenarioTest {
         assertEquals(3700.0 / 8400, json.get("byte_hit_ratio").asDouble(), 1e-6);
         assertTrue(json.get("target_met").asBoolean());
         assertTrue(Files.exists(out.resolve("hit-ratios.png")) && Files.exists(out.resolve("hit-ratio-over-time.csv")));
+    }
+
+    @Test
+    void theShippedProxyKeepsItsOwnFetchesAndInsertsOnTheSecondSighting() throws Exception {
+        Path out = Files.createDirectories(dir.resolve("shipped"));
+        new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("trace", handTrace().toString(),
+                "nodes", "300", "rate", "1", "settle-s", "20", "proxies-per-lab", "3")), Progress.silent()));
+        JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
+        assertEquals("second-sight", json.get("insert_policy").asText());
+        // A, B, A (the other lab's proxy), C: first sightings, each fetched by its proxy and kept, none inserted.
+        // User 1's second A and user 2's second C are private hits, and each asks for its insert (two gateway
+        // fetches). A's new version is a miss everywhere; the gateway holds A, so it re-fetches it (a third).
+        // User 2's private A is the old version: served, not a hit. So 2 hits, and 4 + 3 origin fetches
+        // against the shared cache's 4.
+        assertEquals(0.25, json.get("hit_ratio").asDouble(), 1e-9, json.toString());
+        assertEquals(2, json.get("riptide_answers").get("proxy_private").asInt(), json.toString());
+        assertEquals(1, json.get("riptide_answers").get("proxy_private_old_version").asInt(), json.toString());
+        assertEquals(4, json.get("proxy_origin_fetches").asInt(), json.toString());
+        assertEquals(3, json.get("gateway_origin_fetches").asInt(), json.toString());
+        assertEquals(1, json.get("gateway_refreshes").asInt());
+        assertEquals(7, json.get("origin_fetches").asInt());
+        assertEquals(4, json.get("shared_proxy_origin_fetches").asInt());
+        assertEquals(7.0 / 3, json.get("origin_requests_per_url").asDouble(), 1e-5);
+        assertFalse(json.get("origin_fetches_target_met").asBoolean());
     }
 
     @Test
