@@ -86,6 +86,11 @@ class PrivateTierTest {
             Await.until(Duration.ofSeconds(10), "the second sighting asks for the insert",
                     () -> manager[0].hints.stream().anyMatch(h -> h instanceof MissHint m && m.url().equals(url)));
             assertEquals(1, manager[0].hints.stream().filter(h -> h instanceof MissHint).count(), "one insert asked for");
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + proxy.server().address().getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.contains("riptide_proxy_private_kept_total 1"), metrics);
+            assertTrue(metrics.contains("riptide_proxy_hints_total{kind=\"seen\"} 1"), metrics);
+            assertTrue(metrics.contains("riptide_proxy_hints_total{kind=\"miss\"} 1"), metrics);
 
             // no-store: neither kept nor hinted.
             for (int i = 0; i < 2; i++) {

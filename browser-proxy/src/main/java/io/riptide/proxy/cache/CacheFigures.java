@@ -20,10 +20,12 @@ import java.util.Map;
  * @param memoryRefreshes  background overlay reads that kept memory copies current (not counted in lookups)
  * @param signaturesFull   Ed25519 verifications done in full (certificates, heartbeats, variant records)
  * @param signaturesMemo   signatures found already verified (a version this proxy checked before): no Ed25519
+ * @param seenHints        seen hints sent (a variant's first sighting under the second-sight insert policy)
+ * @param keptPrivately    responses the proxy fetched itself and kept in its private tier
  */
 public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
         long staleHints, long latencyHints, long loadReports, long requestsReported, MemoryFigures memory,
-        long memoryRefreshes, long signaturesFull, long signaturesMemo) {
+        long memoryRefreshes, long signaturesFull, long signaturesMemo, long seenHints, long keptPrivately) {
     public CacheFigures {
         refused = Map.copyOf(refused);
     }

@@ -460,11 +460,11 @@ public final class ProxyCache {
     /** A snapshot of what this cache has counted. */
     public CacheFigures figures() {
         // A memory hit is a lookup and a hit that never reached this loop.
-        MemoryFigures kept = memory == null ? null : memory.figures();
-        long memoryHitCount = kept == null ? 0 : kept.hits();
+        MemoryFigures inMemory = memory == null ? null : memory.figures();
+        long memoryHitCount = inMemory == null ? 0 : inMemory.hits();
         return new CacheFigures(lookups + memoryHitCount, hits + memoryHitCount, refused, overloaded, hints.missHints(), hints.staleHints(), hints.latencyHints(),
-                load.reportsSent(), load.requestsReported(), kept, refreshes, check.signatures().fullVerifications(),
-                check.signatures().hits());
+                load.reportsSent(), load.requestsReported(), inMemory, refreshes, check.signatures().fullVerifications(),
+                check.signatures().hits(), hints.seenHints(), kept.sum());
     }
 
     /** The hints sent so far. */

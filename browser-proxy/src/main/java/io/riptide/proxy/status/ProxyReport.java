@@ -66,15 +66,17 @@ public final class ProxyReport {
                         List.of("replicas refused", c.refusedTotal() + (c.refused().isEmpty() ? "" : " " + c.refused())),
                         List.of("signatures verified in full / known already", c.signaturesFull() + " / " + c.signaturesMemo()),
                         List.of("to the origin: verify stage full", Long.toString(c.overloaded())),
-                        List.of("miss / stale / latency hints", c.missHints() + " / " + c.staleHints() + " / " + c.latencyHints()),
+                        List.of("miss / seen / stale / latency hints", c.missHints() + " / " + c.seenHints() + " / " + c.staleHints()
+                                + " / " + c.latencyHints()),
                         List.of("load reports (requests counted)", c.loadReports() + " (" + c.requestsReported() + ")"))));
         cache.map(CacheFigures::memory).ifPresent(m -> b.table("Memory tier",
-                "verified copies kept in this process (bodies off the heap), answered without an overlay read",
+                "verified copies and the proxy's own fetches kept in this process (bodies off the heap), answered without an overlay read",
                 List.of("figure", "value"), List.of(
                         List.of("size", mb(m.bytes()) + " of " + mb(m.maxBytes()) + " (" + m.entries() + " entries)"),
                         List.of("hits / misses", m.hits() + " / " + m.misses()
                                 + String.format(Locale.ROOT, " (hit ratio %.3f)", m.hitRatio())),
                         List.of("copies stored / evicted", m.stored() + " / " + m.evictions()),
+                        List.of("own fetches kept (private)", Long.toString(cache.get().keptPrivately())),
                         List.of("background overlay reads (recheck)", Long.toString(cache.get().memoryRefreshes())))));
         Map<String, Number> byResult = new LinkedHashMap<>();
         byResult.put("hit", stats.hits());
@@ -107,6 +109,7 @@ public final class ProxyReport {
             }
             Map<String, Number> hints = new LinkedHashMap<>();
             hints.put("miss", c.missHints());
+            hints.put("seen", c.seenHints());
             hints.put("stale", c.staleHints());
             hints.put("latency", c.latencyHints());
             b.metrics()
@@ -136,7 +139,9 @@ public final class ProxyReport {
                         .gauge("riptide_proxy_memory_max_bytes", "The memory tier's bound (--memory-mb).", m.maxBytes())
                         .gauge("riptide_proxy_memory_entries", "Copies and variant records in the memory tier.", m.entries())
                         .counter("riptide_proxy_memory_lookups_total", "Memory tier lookups, by result.", "result", lookups)
-                        .counter("riptide_proxy_memory_stored_total", "Verified copies put into the memory tier.", m.stored())
+                        .counter("riptide_proxy_memory_stored_total", "Copies put into the memory tier.", m.stored())
+                        .counter("riptide_proxy_private_kept_total",
+                                "Responses the proxy fetched from origins itself and kept in its memory tier.", c.keptPrivately())
                         .counter("riptide_proxy_memory_evictions_total", "Entries evicted to keep the memory tier within its bound.",
                                 m.evictions())
                         .counter("riptide_proxy_memory_refreshes_total",
