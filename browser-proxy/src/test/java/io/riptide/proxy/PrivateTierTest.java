@@ -156,6 +156,42 @@ class PrivateTierTest {
     }
 
     @Test
+    void heuristicFreshnessAndStaleIfErrorHoldForThePrivateCopy() throws Exception {
+        AtomicInteger failing = new AtomicInteger();
+        try (TestOrigin origin = new TestOrigin()
+                .route("/old", x -> {
+                    // No explicit lifetime: 10 % of the Last-Modified age (RFC 9111 §4.2.2), here six minutes.
+                    x.getResponseHeaders().set("Last-Modified", io.riptide.core.http.HttpDates.format(
+                            java.time.Instant.now().minus(Duration.ofHours(1))));
+                    TestOrigin.send(x, 200, "heuristically fresh");
+                })
+                .route("/flaky", x -> {
+                    if (failing.get() > 0) {
+                        TestOrigin.send(x, 500, "origin trouble");
+                        return;
+                    }
+                    x.getResponseHeaders().set("Cache-Control", "max-age=1, stale-if-error=60");
+                    TestOrigin.send(x, 200, "good copy");
+                });
+                OneNodeOverlay overlay = new OneNodeOverlay();
+                RiptideProxy proxy = overlay.proxy(OverlayCacheConfig.defaults())) {
+            get(proxy, origin.url("/old"));
+            HttpResponse<String> heuristic = get(proxy, origin.url("/old"));
+            assertEquals("heuristically fresh", heuristic.body());
+            assertEquals("riptide; hit; detail=private", cacheStatus(heuristic));
+
+            get(proxy, origin.url("/flaky"));
+            Thread.sleep(2_200); // stale now (max-age=1, and the private copy unconfirmed)
+            failing.set(1);
+            HttpResponse<String> stale = get(proxy, origin.url("/flaky"));
+            assertEquals(200, stale.statusCode(), "RFC 5861 §4: the stale copy instead of the origin's 500");
+            assertEquals("good copy", stale.body());
+            assertTrue(cacheStatus(stale).contains("stale-if-error"), cacheStatus(stale));
+            assertEquals(3, origin.requests.get(), "one fetch of each, then the failed revalidation");
+        }
+    }
+
+    @Test
     void eachVariantIsKeptApartAndAnUnsafeMethodInvalidatesThePrivateCopy() throws Exception {
         try (TestOrigin origin = new TestOrigin().route("/doc", x -> {
                     if (x.getRequestMethod().equals("POST")) {
