@@ -168,6 +168,11 @@ public final class SimulatedProxy implements RequestPath {
         return cache;
     }
 
+    /** Bytes its memory tier holds now (bodies and bookkeeping); 0 without one. */
+    public long memoryBytes() {
+        return memory == null ? 0 : memory.figures().bytes();
+    }
+
     /** Requests this proxy sent to the origin itself (misses, revalidations, bypasses). */
     public long originFetches() {
         return originFetches;

@@ -58,7 +58,15 @@ class TraceReplayScenarioTest {
         // Riptide: the same four hits, each object inserted (or updated) within the second before.
         assertEquals(0.5, json.get("hit_ratio").asDouble(), 1e-9, json.toString());
         assertEquals(3700.0 / 8400, json.get("byte_hit_ratio").asDouble(), 1e-6);
-        assertTrue(json.get("target_met").asBoolean());
+        assertTrue(json.get("target_met").asBoolean(), json.toString());
+        // Equal resources: the baselines again with every byte Riptide's stores held at their peak.
+        long stores = json.get("riptide_store_bytes_total").asLong();
+        assertTrue(stores >= 1200 + 2000 + 500, "at least one copy of each object's current version: " + stores);
+        assertEquals(stores, json.get("equal_storage_cache_bytes").asLong());
+        assertEquals(0.5, json.get("equal_storage_shared_proxy_hit_ratio").asDouble(), 1e-9, "large enough for all three");
+        // Seven trace seconds replayed as eight requests at one a second.
+        assertEquals(7.0, json.get("trace_seconds").asDouble(), 1e-9);
+        assertEquals(7.0 / 8, json.get("time_compression").asDouble(), 1e-9);
         assertTrue(Files.exists(out.resolve("hit-ratios.png")) && Files.exists(out.resolve("hit-ratio-over-time.csv")));
     }
 
