@@ -40,7 +40,7 @@ class LocationLatencyScenariosTest {
     @Test
     void hitLatencyWithBloomFiltersBeatsTapestryAndEveryHitIsServed() throws Exception {
         Map<String, String> options = Map.of("nodes", "300", "clients", "20", "requests", "5", "directories", "3",
-                "settle-s", "60");
+                "settle-s", "60", "manager-host", "same");
         JsonNode json = run(new HitLatencyScenario(), "a", options);
         run(new HitLatencyScenario(), "b", options);
         assertArrayEquals(Files.readAllBytes(dir.resolve("a/result.json")), Files.readAllBytes(dir.resolve("b/result.json")));
