@@ -212,7 +212,9 @@ public final class OverlayNode implements MessageHandler {
         forwarder.handle(Locate.class, location.locateHandler());
         forwarder.handle(ListReplicas.class, location.listHandler());
         forwarder.handle(Place.class, placement);
-        this.leases = new Leases(env, forwarder, 100_000, config.locateDeadline());
+        // Two locate deadlines: a claim resent over a congested path still leaves a requester that waits
+        // 10 s (the cache manager's insert deadline) time for the fetch; no resend sooner than a hop may take.
+        this.leases = new Leases(env, forwarder, 100_000, config.locateDeadline().multipliedBy(2), config.hopTimeoutFloor());
         forwarder.handle(Claim.class, leases);
         this.access = new AccessPoint(this, 10_000);
         this.dissemination = new Dissemination(env, config.heartbeatInterval(), 3, store::get, (guid, data) -> {
@@ -408,6 +410,11 @@ public final class OverlayNode implements MessageHandler {
      */
     public void claim(Id key, java.time.Duration ttl, Consumer<LeaseResult> done) {
         leases.claim(key, ttl, done);
+    }
+
+    /** This node's leases: those it keeps as a root, and its own claims' resends. */
+    public Leases leases() {
+        return leases;
     }
 
     /** Gives back a lease this node holds. */

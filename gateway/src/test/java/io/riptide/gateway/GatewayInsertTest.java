@@ -62,7 +62,8 @@ class GatewayInsertTest {
             InsertReply v1 = overlay.insert(url, false);
             assertEquals(Outcome.INSERTED, v1.outcome(), v1.reason());
             Thread.sleep(400); // past the window in which a finished result answers new requests
-            InsertReply again = overlay.insert(url, false);
+            // A re-check is asked for as a stale copy: a requester that merely missed is answered from the fresh copy.
+            InsertReply again = overlay.insert(url, true);
             assertEquals(Outcome.UNCHANGED, again.outcome(), again.reason());
             assertEquals(1, again.version());
             assertTrue(origin.requests().get(1).contains("If-None-Match: \"first\""), "the refetch was conditional");
@@ -75,12 +76,27 @@ class GatewayInsertTest {
 
             body[0] = "second";
             Thread.sleep(400);
-            InsertReply v2 = overlay.insert(url, false);
+            InsertReply v2 = overlay.insert(url, true);
             assertEquals(Outcome.INSERTED, v2.outcome(), v2.reason());
             assertEquals(2, v2.version());
             CachedCopy copy = overlay.readVerified(3, v2);
             assertEquals(2, copy.object().certificate().version());
             assertArrayEquals("second".getBytes(StandardCharsets.UTF_8), copy.object().response().body());
+        }
+    }
+
+    @Test
+    void aRequesterThatMissedAFreshCopyStoredOnTheGatewayDoesNotCostAnOriginFetch() throws Exception {
+        try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "steady",
+                "Cache-Control", "max-age=60")))) {
+            String url = origin.url("/steady");
+            InsertReply v1 = overlay.insert(url, false);
+            assertEquals(Outcome.INSERTED, v1.outcome(), v1.reason());
+            Thread.sleep(400); // past the window in which a finished result answers new requests
+            InsertReply again = overlay.insert(url, false);
+            assertEquals(Outcome.UNCHANGED, again.outcome(), again.reason());
+            assertEquals(1, again.version());
+            assertEquals(1, origin.hits(), "fresh for 60 s: the origin is not asked again");
         }
     }
 
@@ -139,7 +155,7 @@ class GatewayInsertTest {
             for (Object[] f : failures) {
                 origin.answer((RawOrigin.Answer) f[0]);
                 Thread.sleep(400);
-                InsertReply failed = overlay.insert(url, false);
+                InsertReply failed = overlay.insert(url, true);
                 assertEquals(Outcome.ORIGIN_FAILED, failed.outcome(), failed.reason());
                 assertTrue(failed.reason().toLowerCase().contains((String) f[1]), "reason says '" + f[1] + "': " + failed.reason());
                 assertEquals(1, failed.version(), "the good version is still current");

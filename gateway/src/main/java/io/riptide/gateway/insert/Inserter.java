@@ -28,6 +28,7 @@ import io.riptide.core.object.WebObject;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.location.LocationMessages.FailureReason;
 import io.riptide.dolr.server.ServerSettings;
 import io.riptide.gateway.GatewayConfig;
 import io.riptide.gateway.Origin;
@@ -79,6 +80,8 @@ public final class Inserter {
     private final Map<Id, List<Runnable>> recordsInFlight = new HashMap<>();
     private final Consumer<Finished> onFinished;
     private long originFetches;
+    private long unconfirmedLeases;
+    private long currentUnknown;
     private final Map<Outcome, Long> outcomes = new java.util.EnumMap<>(Outcome.class);
 
     private record Recent(InsertResult result, long until, long freshnessSeconds) {
@@ -161,6 +164,14 @@ public final class Inserter {
                 answer(waiter, local, r.result());
                 return;
             }
+            Known fresh = waiter != null && !stale ? freshHere(key) : null;
+            if (fresh != null) {
+                // The requester found no copy, but this gateway holds one the origin said is still fresh:
+                // fetching again would only confirm it (RFC 9111 §4.2), so the origin is not asked.
+                answer(waiter, local, new InsertResult(url.value(), guidOf(fresh), fresh.version(), Outcome.UNCHANGED,
+                        "version " + fresh.version() + " is still fresh and stored here: not fetched again"));
+                return;
+            }
             if (jobs.size() >= config.maxJobs()) {
                 outcomes.merge(Outcome.OVERLOADED, 1L, Long::sum);
                 answer(waiter, local, new InsertResult(url.value(), Id.ZERO, 0, Outcome.OVERLOADED,
@@ -199,12 +210,67 @@ public final class Inserter {
 
     private void start(Job job) {
         node.claim(job.key, config.leaseTtl(), lease -> {
-            if (!lease.granted() && lease.holder() != null && !lease.holder().id().equals(node.self().id())) {
+            if (!lease.answered()) {
+                unconfirmed(job);
+            } else if (!lease.granted() && lease.holder() != null && !lease.holder().id().equals(node.self().id())) {
                 handOff(job, lease.holder());
+            } else if (!job.stale && job.local.isEmpty()) {
+                fetchUnlessFresh(job);
             } else {
                 fetch(job);
             }
         });
+    }
+
+    /**
+     * A requester that merely missed (no stale copy, no monitor's poll) is answered from a copy still
+     * fresh by the origin's own lifetime, without asking the origin again: the version this gateway
+     * knows, or, when it knows none (another gateway inserted it, and that lease has lapsed), the one
+     * the overlay holds. Only a URL that varies, or one with no fresh copy, is fetched.
+     */
+    private void fetchUnlessFresh(Job job) {
+        Known known = currentFor(job.key);
+        if (known != null) {
+            if (fresh(known.copy())) {
+                unchangedAndFresh(job, known.copy(), "known");
+            } else {
+                fetch(job);
+            }
+            return;
+        }
+        Id guid = ObjectNames.objectGuid(provider.publicKey(), job.url.value(), "");
+        resolveCurrent(guid, copy -> {
+            if (copy == null || !fresh(copy)) {
+                fetch(job);
+                return;
+            }
+            remember(copy);
+            guidOfJob.put(job.key, guid);
+            trimToCapacity(guidOfJob);
+            unchangedAndFresh(job, copy, "in the overlay");
+        }, () -> currentUnknown(job, 0));
+    }
+
+    /**
+     * The overlay could not say which version is current: a version numbered without knowing could
+     * duplicate one another gateway made, so nothing is fetched or stored, and the requesters hear
+     * that this gateway is busy (not remembered as a result) and ask again.
+     */
+    private void currentUnknown(Job job, long lifetime) {
+        currentUnknown++;
+        finish(job, Id.ZERO, 0, Outcome.OVERLOADED, "gateway busy: could not learn this URL's current version from the overlay",
+                lifetime);
+    }
+
+    /** Jobs dropped because the overlay could not say which version is current. */
+    public long currentUnknown() {
+        return currentUnknown;
+    }
+
+    private void unchangedAndFresh(Job job, CachedCopy copy, String where) {
+        ObjectCertificate cert = copy.object().certificate();
+        finish(job, cert.guid(), cert.version(), Outcome.UNCHANGED, "version " + cert.version() + " is still fresh " + where
+                + ": not fetched again", cert.freshnessLifetimeSeconds());
     }
 
     private void handOff(Job job, NodeHandle holder) {
@@ -216,6 +282,25 @@ public final class Inserter {
         InsertResult handedOff = new InsertResult(job.url.value(), Id.ZERO, 0, Outcome.UNCHANGED,
                 "another gateway (" + holder + ") is fetching this URL");
         job.local.forEach(c -> c.accept(handedOff));
+    }
+
+    /**
+     * The lease's root did not answer, though the claim was resent for the whole budget: another
+     * gateway may hold the lease and be inserting this URL, and a copy made here could be a second
+     * copy of the same version. A fetch without an insert would help nobody (the requesters are
+     * told an outcome, never given the body), so this gateway neither fetches nor inserts; the
+     * requesters hear it is busy (not remembered as a result), and ask again later.
+     */
+    private void unconfirmed(Job job) {
+        unconfirmedLeases++;
+        Known current = currentFor(job.key);
+        finish(job, current == null ? Id.ZERO : guidOf(current), current == null ? 0 : current.version(), Outcome.OVERLOADED,
+                "gateway busy: could not confirm the fetch lease for this URL, so it was not fetched", 0);
+    }
+
+    /** Jobs dropped because their lease could not be confirmed. */
+    public long unconfirmedLeases() {
+        return unconfirmedLeases;
     }
 
     /** Requesters handed over by another gateway that found this one holding the URL's lease. */
@@ -239,6 +324,22 @@ public final class Inserter {
             future = CompletableFuture.failedFuture(e);
         }
         future.whenComplete((response, error) -> env.execute(() -> onFetched(job, current, response, error)));
+    }
+
+    /** The version this gateway inserted or confirmed for the job, while it is fresh and this node still stores it. */
+    private Known freshHere(Id jobKey) {
+        Known k = currentFor(jobKey);
+        return k != null && node.replicas().contains(guidOf(k)) && fresh(k.copy()) ? k : null;
+    }
+
+    /** Whether {@code copy} is fresh now by the origin's own lifetime, counted from the last fetch that confirmed it. */
+    private boolean fresh(CachedCopy copy) {
+        ObjectCertificate cert = copy.object().certificate();
+        long confirmedAt = copy.heartbeat().map(Heartbeat::issuedAtMillis).orElse(cert.responseTimeMillis());
+        Instant responseTime = Instant.ofEpochMilli(cert.responseTimeMillis());
+        long ageOnArrival = freshness.currentAge(new CachedResponse(cert.statusCode(), cert.headers(),
+                Instant.ofEpochMilli(cert.requestTimeMillis()), responseTime), responseTime).toMillis();
+        return env.wallClockMillis() < confirmedAt + cert.freshnessLifetimeSeconds() * 1000 - ageOnArrival;
     }
 
     private Known currentFor(Id jobKey) {
@@ -306,11 +407,12 @@ public final class Inserter {
                         "gateway busy: the signing stage is full", lifetime);
             }
         };
+        Runnable unknown = () -> currentUnknown(job, lifetime);
         if (variant.isEmpty()) {
-            resolveCurrent(guid, store);
+            resolveCurrent(guid, store, unknown);
         } else {
             // The record first: once the requester hears "inserted", a reader must be able to find the variant.
-            ensureVariantRecord(job.url.value(), Variants.varyFields(stored), () -> resolveCurrent(guid, store));
+            ensureVariantRecord(job.url.value(), Variants.varyFields(stored), () -> resolveCurrent(guid, store, unknown));
         }
     }
 
@@ -409,12 +511,25 @@ public final class Inserter {
      * record found there instead is remembered in {@code records}, and the copy is then null.
      */
     private void resolveCurrent(Id guid, Consumer<CachedCopy> done) {
+        resolveCurrent(guid, done, () -> done.accept(null));
+    }
+
+    /**
+     * As above, but when the overlay could not be asked (the read timed out or ran out of hops, as
+     * under congestion: not the root's "no such object") {@code unknown} runs instead: the current
+     * version may exist, and a version guessed without it could be a second copy of it.
+     */
+    private void resolveCurrent(Id guid, Consumer<CachedCopy> done, Runnable unknown) {
         Known k = known.get(guid);
         if (k != null) {
             done.accept(k.copy());
             return;
         }
         node.read(guid, node.config().defaultTtl(), result -> {
+            if (!result.found() && result.failure() != FailureReason.NOT_FOUND) {
+                unknown.run();
+                return;
+            }
             CachedCopy copy = null;
             if (result.found() && result.data() != null && VariantRecord.isVariantRecord(result.data())) {
                 // A base GUID of a URL that varied: no copy, but the next version starts above the record's.

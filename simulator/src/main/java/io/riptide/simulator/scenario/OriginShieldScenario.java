@@ -130,12 +130,15 @@ public final class OriginShieldScenario implements Scenario {
         Map<ClientResult.Source, long[]> first = wave(world, clients, urls, Duration.ofSeconds(waveGapS));
         progress.step();
         long cacheFetchesAfterFirst = total(viaCache, urls);
+        long usersFetchesAfterFirst = total(direct, urls);
         Map<ClientResult.Source, long[]> second = wave(world, clients, urls, Duration.ofSeconds(waveGapS));
         progress.step();
         progress.finish();
 
         long[] perDocument = urls.stream().mapToLong(viaCache::fetches).toArray();
         long originFetches = total(viaCache, urls);
+        // Counted at the origin, not from the proxies' tallies: every request the users' proxies made there.
+        long usersOriginFetches = total(direct, urls);
         long requestsPerWave = (long) proxies * documents;
         long secondHits = second.get(ClientResult.Source.REPLICA)[0];
         boolean targetMet = originFetches <= documents;
@@ -156,6 +159,11 @@ public final class OriginShieldScenario implements Scenario {
                 .put("origin_fetches_first_wave", cacheFetchesAfterFirst)
                 .put("proxy_direct_fetches_first_wave", total(first))
                 .put("proxy_direct_fetches_second_wave", total(second))
+                .put("origin_fetches_second_wave", originFetches - cacheFetchesAfterFirst)
+                .put("users_origin_fetches_first_wave", usersFetchesAfterFirst)
+                .put("users_origin_fetches_second_wave", usersOriginFetches - usersFetchesAfterFirst)
+                .put("users_origin_fetches", usersOriginFetches)
+                .put("all_origin_fetches", originFetches + usersOriginFetches)
                 .put("second_wave_replica_hits", secondHits)
                 .put("second_wave_hit_ratio", requestsPerWave == 0 ? 0.0 : (double) secondHits / requestsPerWave);
         result.object("targets").put("origin_fetches_max", (long) documents);
@@ -177,7 +185,8 @@ public final class OriginShieldScenario implements Scenario {
                         + " documents: how each wave was served (cache's origin fetches: " + originFetches + ")",
                 "wave", "requests", List.of("first (all at once)", "second (" + waveGapS + " s later)"), bars);
         System.out.printf("origin-shield: %d origin fetches by the cache for %d documents (%d requests per wave), "
-                        + "second-wave hit ratio %.3f, target %s%n", originFetches, documents, requestsPerWave,
+                        + "users' own %d + %d (first + second wave), second-wave hit ratio %.3f, target %s%n", originFetches,
+                documents, requestsPerWave, usersFetchesAfterFirst, usersOriginFetches - usersFetchesAfterFirst,
                 (double) secondHits / requestsPerWave, targetMet ? "met" : "NOT met");
     }
 

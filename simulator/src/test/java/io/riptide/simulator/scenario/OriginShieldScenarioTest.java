@@ -40,6 +40,10 @@ class OriginShieldScenarioTest {
         assertEquals(200, json.get("requests_per_wave").asLong());
         assertEquals(200, json.get("second_wave_replica_hits").asLong(), "the second wave is served by the overlay");
         assertEquals(0, json.get("proxy_direct_fetches_second_wave").asLong());
+        // Counted at the origin: every first-wave request missed (nothing was cached yet), none of the second.
+        assertEquals(200, json.get("users_origin_fetches_first_wave").asLong(), json.toString());
+        assertEquals(0, json.get("users_origin_fetches_second_wave").asLong(), json.toString());
+        assertEquals(205, json.get("all_origin_fetches").asLong(), json.toString());
         assertTrue(json.get("target_met").asBoolean());
     }
 }
