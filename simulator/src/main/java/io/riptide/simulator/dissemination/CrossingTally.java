@@ -9,20 +9,23 @@ import io.riptide.dolr.location.LocationMessages;
 import io.riptide.dolr.routing.RoutingMessages.Hop;
 import io.riptide.dolr.routing.RoutingMessages.HopAck;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
  * Counts, from the messages actually sent on the simulated network, the interdomain crossings spent
  * on each tracked object: its tree's own messages (attach, attached with the first copy, detach,
  * update, beat, seek, here), and the location messages carrying its GUID (publishes of each new
- * replica, the locate and read that make its first copy, their answers, pointer copies, and the
- * hop-by-hop acknowledgements of any of these).
+ * replica and their periodic refreshes, told apart, the locate and read that make its first copy,
+ * their answers, pointer copies, and the hop-by-hop acknowledgements of any of these).
  *
  * <p>A crossing is one bandwidth-limited link of the {@link LinkModel} on the message's path. In the
  * transit-stub topology those are the stub uplinks, so a message between two stubs makes 2 crossings
@@ -46,7 +49,7 @@ public final class CrossingTally implements SimNetwork.SendObserver {
     private record PendingAck(int sender, long hopId) {
     }
 
-    private record AckOwner(List<Id> guids, String kind) {
+    private record Replica(Id guid, int vertex) {
     }
 
     private final LinkModel links;
@@ -56,12 +59,24 @@ public final class CrossingTally implements SimNetwork.SendObserver {
     private final Map<Id, Map<String, Map<String, Count>>> counts = new HashMap<>();
     private final Map<String, Map<String, Count>> unattributed = new TreeMap<>();
     // A hop's acknowledgement carries only the hop's ID: it is charged to whatever the hop carried.
-    private final Map<PendingAck, AckOwner> hopsAwaitingAck = new HashMap<>();
+    private final Map<PendingAck, Map<Id, String>> hopsAwaitingAck = new HashMap<>();
+    // When each replica's first publish of an object was seen: later ones are periodic refreshes.
+    private final Map<Replica, Long> firstPublishAt = new HashMap<>();
+    private final LongSupplier clock;
+    private final long firstPublishNanos;
     private String phase = "setup";
 
-    public CrossingTally(LinkModel links) {
+    /**
+     * @param clock        the simulation's virtual time, in nanoseconds
+     * @param firstPublish how long after a replica's first publish message for an object its publish
+     *                     messages (retries, pointer copies, acknowledgements) still belong to that
+     *                     first publish; later ones are refreshes (half the republish interval is safe)
+     */
+    public CrossingTally(LinkModel links, LongSupplier clock, Duration firstPublish) {
         this.links = links;
         this.pathBuffer = new int[links.maxPathLength()];
+        this.clock = clock;
+        this.firstPublishNanos = firstPublish.toNanos();
     }
 
     /** Charges messages carrying {@code guid} to it from now on. */
@@ -79,24 +94,51 @@ public final class CrossingTally implements SimNetwork.SendObserver {
     public void sent(int fromVertex, int toVertex, WireMessage message) {
         long crossings = fromVertex == toVertex ? 0 : links.path(fromVertex, toVertex, pathBuffer);
         WireMessage inner = unwrap(message);
-        List<Id> owners;
-        String kind = inner.getClass().getSimpleName();
+        String base = inner.getClass().getSimpleName();
+        // Each object the message is charged to, with the kind it is charged as.
+        Map<Id, String> owners = new LinkedHashMap<>();
         if (message instanceof HopAck ack) {
-            AckOwner hop = hopsAwaitingAck.remove(new PendingAck(toVertex, ack.hopId()));
-            owners = hop == null ? List.of() : hop.guids();
-            kind = hop == null ? kind : kind + "(" + hop.kind() + ")";
+            Map<Id, String> hop = hopsAwaitingAck.remove(new PendingAck(toVertex, ack.hopId()));
+            if (hop != null) {
+                hop.forEach((guid, kind) -> owners.put(guid, base + "(" + kind + ")"));
+            }
         } else {
-            owners = guids(inner).stream().filter(tracked::contains).distinct().toList();
+            for (Id guid : guids(inner)) {
+                if (tracked.contains(guid) && !owners.containsKey(guid)) {
+                    owners.put(guid, kindOf(guid, inner, base, toVertex));
+                }
+            }
             if (message instanceof Hop hop && !owners.isEmpty()) {
-                hopsAwaitingAck.put(new PendingAck(fromVertex, hop.hopId()), new AckOwner(owners, kind));
+                hopsAwaitingAck.put(new PendingAck(fromVertex, hop.hopId()), Map.copyOf(owners));
             }
         }
         if (owners.isEmpty()) {
-            add(unattributed.computeIfAbsent(phase, p -> new TreeMap<>()), kind, crossings);
+            add(unattributed.computeIfAbsent(phase, p -> new TreeMap<>()), base, crossings);
         }
-        for (Id guid : owners) {
-            add(counts.get(guid).computeIfAbsent(phase, p -> new TreeMap<>()), kind, crossings);
+        owners.forEach((guid, kind) -> add(counts.get(guid).computeIfAbsent(phase, p -> new TreeMap<>()), kind, crossings));
+    }
+
+    /** {@code base}, marked {@code (republish)} for a publish message of a replica's periodic refresh. */
+    private String kindOf(Id guid, WireMessage inner, String base, int toVertex) {
+        int replica = -1;
+        if (inner instanceof LocationMessages.Publish p) {
+            replica = p.replica().address().port();
+        } else if (inner instanceof LocationMessages.PublishAck) {
+            replica = toVertex;
+        } else if (inner instanceof LocationMessages.PointerCopy c) {
+            for (LocationMessages.PointerRecord r : c.pointers()) {
+                if (r.guid().equals(guid)) {
+                    replica = r.replica().address().port();
+                    break;
+                }
+            }
         }
+        if (replica < 0) {
+            return base;
+        }
+        long now = clock.getAsLong();
+        Long first = firstPublishAt.putIfAbsent(new Replica(guid, replica), now);
+        return first != null && now - first > firstPublishNanos ? base + "(republish)" : base;
     }
 
     private static void add(Map<String, Count> byKind, String kind, long crossings) {
@@ -113,12 +155,16 @@ public final class CrossingTally implements SimNetwork.SendObserver {
     /**
      * What a message of {@code kind} is for: {@code copy} (locating and reading a replica's first
      * copy), {@code arrange} (attaching, its answer, detaching, seeking a nearer parent), {@code publish}
-     * (making a replica findable: publishes and their pointer copies, first and refreshed),
+     * (a replica's first publish, which makes it findable, with its pointer copies and acknowledgement),
+     * {@code republish} (the periodic refreshes of those, kinds ending {@code (republish)}),
      * {@code beat} (the root's periodic liveness signal), {@code update}, or {@code other}. A hop's
      * acknowledgement, {@code HopAck(kind)}, is for what the hop carried.
      */
     public static String category(String kind) {
         String k = kind.startsWith("HopAck(") && kind.endsWith(")") ? kind.substring(7, kind.length() - 1) : kind;
+        if (k.endsWith("(republish)")) {
+            return "republish";
+        }
         return switch (k) {
             case "Locate", "ObjectDelivery", "Found", "LocateFailed", "ReplicaRead" -> "copy";
             case "Attach", "Attached", "Detach", "Seek", "Here" -> "arrange";

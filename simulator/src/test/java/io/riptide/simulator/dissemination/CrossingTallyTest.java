@@ -16,6 +16,7 @@ import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.simulator.dissemination.CrossingTally.Count;
 import io.riptide.simulator.topology.TopologyParams;
 import io.riptide.simulator.topology.TransitStubTopology;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /** Hand-counted crossings of a few messages between the hosts of three stubs. */
 class CrossingTallyTest {
     private final TransitStubTopology topology = TransitStubTopology.generate(TopologyParams.forHosts(90).withHostsPerStub(30), 1);
-    private final CrossingTally tally = new CrossingTally(topology);
+    private final long[] now = {0};
+    private final CrossingTally tally = new CrossingTally(topology, () -> now[0], Duration.ofSeconds(30));
     private final Id a = Id.hash("object a");
     private final Id b = Id.hash("object b");
 
@@ -59,6 +61,25 @@ class CrossingTallyTest {
         assertEquals(Map.of("Publish", new Count(1, 2), "HopAck(Publish)", new Count(1, 2)), tally.byKind(a, "creation"));
         assertEquals(Map.of("publish", new Count(2, 4)), tally.byCategory(a, "creation"));
         assertEquals(Map.of("HopAck", new Count(2, 4)), tally.unattributed("creation"));
+    }
+
+    @Test
+    void aReplicasLaterPublishesAreRefreshesChargedApartFromItsFirst() {
+        tally.track(a);
+        int replica = host(0, 0);
+        Publish publish = new Publish(a, handle(replica), false, 0);
+        PointerCopy copy = new PointerCopy(List.of(new PointerRecord(a, handle(replica), 1, 1)));
+        tally.sent(replica, host(1, 0), new Hop(1, new Routed(a, handle(replica), 0, 0, publish))); // first: 2
+        now[0] = Duration.ofSeconds(1).toNanos();
+        tally.sent(host(1, 0), host(2, 0), copy); // the first publish's pointer copy: 2
+        now[0] = Duration.ofSeconds(60).toNanos();
+        tally.sent(replica, host(1, 0), new Hop(2, new Routed(a, handle(replica), 0, 0, publish))); // a refresh: 2
+        tally.sent(host(1, 0), replica, new HopAck(2)); // its acknowledgement: 2
+        tally.sent(host(1, 0), host(1, 1), copy); // the refresh's pointer copy: 0
+        assertEquals(Map.of("Publish", new Count(1, 2), "PointerCopy", new Count(1, 2), "Publish(republish)", new Count(1, 2),
+                "HopAck(Publish(republish))", new Count(1, 2), "PointerCopy(republish)", new Count(1, 0)), tally.byKind(a, "setup"));
+        assertEquals(Map.of("publish", new Count(2, 4), "republish", new Count(3, 4)), tally.byCategory(a, "setup"));
+        assertEquals(new Count(2, 4), tally.totalIn(a, "setup", Set.of("publish")));
     }
 
     @Test

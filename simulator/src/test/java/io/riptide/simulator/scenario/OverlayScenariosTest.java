@@ -124,7 +124,11 @@ class OverlayScenariosTest {
             for (JsonNode kind : row.get("creation_crossings_by_kind")) {
                 byKind += kind.get("crossings").asLong();
             }
-            assertEquals(creation, byKind, row.toString());
+            // Building and the window's upkeep (beats, pointer refreshes) together are everything charged.
+            assertEquals(creation + row.get("creation_window_upkeep_crossings").asLong(), byKind, row.toString());
+            JsonNode categories = row.get("creation_crossings_by_category");
+            assertEquals(creation, categories.get("copy").get("crossings").asLong() + categories.get("publish").get("crossings").asLong()
+                    + categories.get("arrange").get("crossings").asLong(), row.toString());
             assertEquals(creation, json.get("creation_crossings").get(i).asLong());
             assertTrue(row.get("creation_crossings_by_kind").has("ReplicaRead"), row.toString());
             // The update's own messages, counted on the network, cross exactly the tree's inter-stub edges.
