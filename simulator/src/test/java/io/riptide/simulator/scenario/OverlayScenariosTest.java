@@ -2,6 +2,7 @@ package io.riptide.simulator.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -114,12 +115,57 @@ class OverlayScenariosTest {
             assertEquals(0, row.get("crossings").asInt() % 2, row.toString());
             assertEquals(0, row.get("unattached").asInt(), row.toString());
             assertEquals(row.get("members").asInt(), row.get("update_reached").asInt(), row.toString());
+            // Building: each final inter-stub edge was made by an attach and its answer, both across the
+            // edge's two uplinks, so building costs at least twice the update; every message makes 0 or 2.
+            long creation = row.get("creation_crossings").asLong();
+            assertTrue(creation >= 2L * row.get("crossings").asLong(), row.toString());
+            assertEquals(0, creation % 2, row.toString());
+            long byKind = 0;
+            for (JsonNode kind : row.get("creation_crossings_by_kind")) {
+                byKind += kind.get("crossings").asLong();
+            }
+            // Building and the window's upkeep (beats, pointer refreshes) together are everything charged.
+            assertEquals(creation + row.get("creation_window_upkeep_crossings").asLong(), byKind, row.toString());
+            JsonNode categories = row.get("creation_crossings_by_category");
+            assertEquals(creation, categories.get("copy").get("crossings").asLong() + categories.get("publish").get("crossings").asLong()
+                    + categories.get("arrange").get("crossings").asLong(), row.toString());
+            assertEquals(creation, json.get("creation_crossings").get(i).asLong());
+            assertTrue(row.get("creation_crossings_by_kind").has("ReplicaRead"), row.toString());
+            // The update's own messages, counted on the network, cross exactly the tree's inter-stub edges.
+            assertEquals(row.get("crossings").asLong(), row.get("update_crossings_measured").asLong(), row.toString());
         }
+        assertEquals(0, json.get("replicas_unattached").asInt());
+        assertEquals(0, json.get("replicas_not_updated").asInt());
+        assertTrue(Files.readString(dir.resolve("da/crossings.csv")).lines().findFirst().orElseThrow().endsWith(",creation_crossings"));
+        assertTrue(Files.size(dir.resolve("da/creation-crossings.png")) > 1000);
         // With many replicas, sharing uplinks beats every replica fetching from the root.
         assertTrue(rows.get(2).get("crossings").asInt() < rows.get(2).get("direct_crossings").asInt(), json.toString());
         assertTrue(json.get("update_reached_all").asBoolean());
         assertTrue(json.get("target_met").isBoolean());
         assertTrue(Files.size(dir.resolve("da/crossings.png")) > 1000);
+    }
+
+    @Test
+    void anUnattachedOrNotUpdatedReplicaFailsTheTargetHoweverCheapTheTree() {
+        assertTrue(DisseminationScenario.meetsTarget(1.0, 0, 9, 9));
+        assertTrue(DisseminationScenario.meetsTarget(1.1, 0, 9, 9));
+        assertFalse(DisseminationScenario.meetsTarget(1.2, 0, 9, 9));
+        // One of 8 replicas never attached: the tree of the other 7 is optimal, the target still fails.
+        assertFalse(DisseminationScenario.meetsTarget(1.0, 1, 8, 9));
+        // Attached, but one replica (or the root) does not hold the update.
+        assertFalse(DisseminationScenario.meetsTarget(1.0, 0, 8, 9));
+    }
+
+    @Test
+    void replicasThatCannotFindTheObjectStayUnattachedAndFailTheTarget() throws Exception {
+        // A one-hop budget leaves most new replicas unable to reach a copy: they never copy or attach.
+        JsonNode json = run(new DisseminationScenario(), "dttl", Map.of("nodes", "60", "hosts-per-stub", "30", "replicas", "6",
+                "ttl", "1", "settle-s", "30"));
+        JsonNode row = json.get("rows").get(0);
+        assertTrue(row.get("unattached").asInt() > 0, row.toString());
+        assertEquals(row.get("unattached").asInt(), json.get("replicas_unattached").asInt());
+        assertTrue(json.get("replicas_not_updated").asInt() >= json.get("replicas_unattached").asInt(), json.toString());
+        assertFalse(json.get("target_met").asBoolean(), json.toString());
     }
 
     @Test

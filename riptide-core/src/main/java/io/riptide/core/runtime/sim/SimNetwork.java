@@ -48,6 +48,7 @@ public final class SimNetwork {
     private final UnpooledByteBufAllocator unpooledUntracked = new UnpooledByteBufAllocator(false, true);
     private MessageCodec wireCheck;
     private Consumer<WireMessage> tap = m -> { };
+    private SendObserver observer = (from, to, m) -> { };
     private long messagesSent;
     private long messagesDropped;
     // Link queueing (null: latency only). freeAt[l] is when link l finishes what it has been given.
@@ -195,6 +196,21 @@ public final class SimNetwork {
         this.tap = tap;
     }
 
+    /** Sees each message sent with its sender's and receiver's vertices, before loss or delivery. */
+    @FunctionalInterface
+    public interface SendObserver {
+        /** {@code message} was sent from the host at {@code fromVertex} to {@code toVertex}. */
+        void sent(int fromVertex, int toVertex, WireMessage message);
+    }
+
+    /**
+     * Shows every message sent between simulated hosts (before loss or delivery) to {@code observer},
+     * with the vertices it goes between: for experiments that count what crosses which links.
+     */
+    public void observe(SendObserver observer) {
+        this.observer = observer;
+    }
+
     /** Models work handed to {@code stage} as taking {@code nanos} of virtual time. */
     public void setStageServiceTime(String stage, long nanos) {
         stageServiceNanos.put(stage, nanos);
@@ -265,6 +281,7 @@ public final class SimNetwork {
         WireMessage delivered = wireCheck == null ? message : roundTrip(message);
         int fromVertex = from.self().address().port();
         int toVertex = to.port();
+        observer.sent(fromVertex, toVertex, message);
         if (fromVertex != toVertex && (cut(fromVertex, toVertex)
                 || (lossProbability > 0 && lossRandom.nextDouble() < lossProbability))) {
             messagesLost++;

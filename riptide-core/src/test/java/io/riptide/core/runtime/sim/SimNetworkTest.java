@@ -106,6 +106,20 @@ class SimNetworkTest {
     }
 
     @Test
+    void anObserverSeesEverySendWithItsVerticesEvenIfTheMessageIsThenLost() {
+        List<String> seen = new ArrayList<>();
+        net.observe((from, to, m) -> seen.add(from + ">" + to + ":" + m));
+        SimEnv a = host(1, new ArrayList<>());
+        host(4, new ArrayList<>());
+        a.send(NodeAddress.simulated(4), new Ping(1));
+        net.setLoss(1.0);
+        a.send(NodeAddress.simulated(4), new Ping(2));
+        a.send(new NodeAddress("example.org", 80), new Ping(3)); // not a simulated host: never sent
+        sim.runToQuiescence();
+        assertEquals(List.of("1>4:" + new Ping(1), "1>4:" + new Ping(2)), seen);
+    }
+
+    @Test
     void aVertexHostsOneLiveNodeButCanBeRestartedAfterAKill() {
         List<Received> inbox = new ArrayList<>();
         SimEnv a = host(0, new ArrayList<>());
