@@ -124,7 +124,9 @@ final class InspectCommand implements Callable<Integer> {
             if (insert) {
                 CompletableFuture<InsertReply> reply = new CompletableFuture<>();
                 node.call(n -> {
-                    client[0].insert(url, Headers.EMPTY, false, reply::complete);
+                    // An explicit re-check: the operator asks for the origin's current answer, which a plain miss
+                    // would not get while the gateway's copy is still fresh.
+                    client[0].insert(url, Headers.EMPTY, true, reply::complete);
                     return null;
                 });
                 InsertReply r = reply.get(40, TimeUnit.SECONDS);
