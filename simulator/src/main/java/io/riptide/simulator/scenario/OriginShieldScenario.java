@@ -2,6 +2,9 @@ package io.riptide.simulator.scenario;
 
 import io.riptide.cachemanager.CacheManagerConfig;
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.http.CanonicalUrl;
+import io.riptide.core.id.Id;
+import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.PushMode;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
@@ -131,10 +134,16 @@ public final class OriginShieldScenario implements Scenario {
         progress.step();
         long cacheFetchesAfterFirst = total(viaCache, urls);
         long usersFetchesAfterFirst = total(direct, urls);
+        // What the second wave can be served from: with one copy per document, every read converges on
+        // that copy's holder, whose stub uplink (with links on) bounds how many bodies leave in time.
+        long[] copiesBefore = urls.stream().mapToLong(url -> copies(world, ObjectNames.objectGuid(provider.publicKey(),
+                CanonicalUrl.of(url).value(), ""))).toArray();
+        long overflowedBefore = world.overlay().network().messagesOverflowed();
         Map<ClientResult.Source, long[]> second = wave(world, clients, urls, Duration.ofSeconds(waveGapS));
         progress.step();
         progress.finish();
 
+        long overflowedSecond = world.overlay().network().messagesOverflowed() - overflowedBefore;
         long[] perDocument = urls.stream().mapToLong(viaCache::fetches).toArray();
         long originFetches = total(viaCache, urls);
         // Counted at the origin, not from the proxies' tallies: every request the users' proxies made there.
@@ -165,7 +174,9 @@ public final class OriginShieldScenario implements Scenario {
                 .put("users_origin_fetches", usersOriginFetches)
                 .put("all_origin_fetches", originFetches + usersOriginFetches)
                 .put("second_wave_replica_hits", secondHits)
-                .put("second_wave_hit_ratio", requestsPerWave == 0 ? 0.0 : (double) secondHits / requestsPerWave);
+                .put("second_wave_hit_ratio", requestsPerWave == 0 ? 0.0 : (double) secondHits / requestsPerWave)
+                .put("copies_per_document_before_second_wave", copiesBefore)
+                .put("second_wave_messages_overflowed", overflowedSecond);
         result.object("targets").put("origin_fetches_max", (long) documents);
         result.put("target_met", targetMet)
                 .put("virtual_seconds", world.simulation().now() / 1e9)
@@ -208,6 +219,11 @@ public final class OriginShieldScenario implements Scenario {
 
     private static long total(Map<ClientResult.Source, long[]> counts) {
         return counts.get(ClientResult.Source.ORIGIN_MISS)[0] + counts.get(ClientResult.Source.ORIGIN_STALE)[0];
+    }
+
+    /** Live nodes whose store holds {@code guid} now. */
+    private static long copies(AgentOverlay world, Id guid) {
+        return world.overlay().liveVertices().stream().filter(v -> world.overlay().node(v).replicas().contains(guid)).count();
     }
 
     private static long total(SimulatedOrigin origin, List<String> urls) {

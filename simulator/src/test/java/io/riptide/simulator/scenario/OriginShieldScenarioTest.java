@@ -45,5 +45,11 @@ class OriginShieldScenarioTest {
         assertEquals(0, json.get("users_origin_fetches_second_wave").asLong(), json.toString());
         assertEquals(205, json.get("all_origin_fetches").asLong(), json.toString());
         assertTrue(json.get("target_met").asBoolean());
+        // What the second wave had to be served from, and that nothing was dropped without link queueing.
+        assertEquals(5, json.get("copies_per_document_before_second_wave").size(), json.toString());
+        for (JsonNode n : json.get("copies_per_document_before_second_wave")) {
+            assertTrue(n.asLong() >= 1, json.toString());
+        }
+        assertEquals(0, json.get("second_wave_messages_overflowed").asLong(), json.toString());
     }
 }
