@@ -60,6 +60,7 @@ import io.riptide.dolr.membership.MembershipMessages.Ping;
 import io.riptide.dolr.membership.MembershipMessages.Pong;
 import io.riptide.dolr.membership.MembershipMessages.RowReply;
 import io.riptide.dolr.membership.MembershipMessages.LeafSetRequest;
+import io.riptide.dolr.membership.MembershipMessages.Leave;
 import io.riptide.dolr.membership.MembershipMessages.RowRequest;
 import io.riptide.dolr.membership.Prober;
 import io.riptide.dolr.placement.PlaceResult;
@@ -283,6 +284,16 @@ public final class OverlayNode implements MessageHandler {
 
     public boolean isJoined() {
         return membership.isJoined();
+    }
+
+    /**
+     * The node is shutting down: tells its leaf set and routing table, so they route around it at
+     * once instead of timing out on it first. Call before the transport closes.
+     */
+    public void leave() {
+        if (membership.isJoined()) {
+            membership.leave();
+        }
     }
 
     // ---- the common API ------------------------------------------------------------------------
@@ -532,6 +543,8 @@ public final class OverlayNode implements MessageHandler {
             membership.onAnnounce(from);
         } else if (m instanceof LeafSetRequest) {
             membership.onLeafSetRequest(from);
+        } else if (m instanceof Leave) {
+            membership.onLeave(from);
         } else if (m instanceof RowRequest request) {
             membership.onRowRequest(from, request);
         } else if (m instanceof RowReply reply) {
@@ -679,6 +692,11 @@ public final class OverlayNode implements MessageHandler {
     /** Peers this node has declared failed. */
     public long failuresDetected() {
         return membership.failures();
+    }
+
+    /** Peers that told this node they were shutting down (and were dropped at once). */
+    public long departuresHeard() {
+        return membership.departures();
     }
 
     /** Pings sent to measure or check peers. */

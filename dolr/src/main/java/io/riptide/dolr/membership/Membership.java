@@ -12,6 +12,7 @@ import io.riptide.dolr.membership.MembershipMessages.JoinRequest;
 import io.riptide.dolr.membership.MembershipMessages.JoinState;
 import io.riptide.dolr.membership.MembershipMessages.LeafSetGossip;
 import io.riptide.dolr.membership.MembershipMessages.LeafSetRequest;
+import io.riptide.dolr.membership.MembershipMessages.Leave;
 import io.riptide.dolr.membership.MembershipMessages.Ping;
 import io.riptide.dolr.membership.MembershipMessages.Pong;
 import io.riptide.dolr.membership.MembershipMessages.RowReply;
@@ -54,6 +55,7 @@ public final class Membership implements RouteHandler {
     private Cancellable joinRetry;
     private int joinAttempts;
     private long failures;
+    private long departures;
 
     public Membership(Env env, DolrConfig config, RoutingTable table, LeafSet leafSet, PeerTable peers, Prober prober,
                       RouteForwarder forwarder, MembershipListener listener, Supplier<List<NodeHandle>> localNeighbours) {
@@ -132,6 +134,7 @@ public final class Membership implements RouteHandler {
         if (!joined || !request.joiner().id().equals(from.id())) {
             return;
         }
+        peers.rejoined(from.id());
         forwarder.route(new Routed(request.joiner().id(), request.joiner(), 0, 0, new Join(request.joiner())));
     }
 
@@ -141,6 +144,7 @@ public final class Membership implements RouteHandler {
         if (joiner.id().equals(env.self().id())) {
             return false;
         }
+        peers.rejoined(joiner.id());
         int shared = env.self().id().sharedPrefixLength(joiner.id());
         List<NodeHandle> rows = new ArrayList<>();
         for (int row = 0; row <= Math.min(shared, Id.DIGITS - 1); row++) {
@@ -183,6 +187,7 @@ public final class Membership implements RouteHandler {
 
     /** A node that just joined announced itself. */
     public void onAnnounce(NodeHandle from) {
+        peers.rejoined(from.id());
         peers.heard(from, env.nowNanos());
         addToLeafSet(from);
         learn(from);
@@ -352,8 +357,17 @@ public final class Membership implements RouteHandler {
 
     /** Declares {@code peer} failed: out of the table and leaf set, not re-learned second-hand for a while. */
     public void fail(NodeHandle peer) {
+        drop(peer, true);
+    }
+
+    /** Takes {@code peer} out of the routing state and repairs the gap; {@code failed}: count it as a failure. */
+    private void drop(NodeHandle peer, boolean failed) {
         long now = env.nowNanos();
-        peers.markDead(peer, now + 10 * config.failAfter().toNanos());
+        if (failed) {
+            peers.markDead(peer, now + 10 * config.failAfter().toNanos());
+        } else {
+            peers.markDeparted(peer, now + 10 * config.failAfter().toNanos());
+        }
         int row = table.rowOf(peer.id());
         boolean inTable = table.remove(peer.id());
         boolean inLeafSet = leafSet.remove(peer.id());
@@ -362,7 +376,9 @@ public final class Membership implements RouteHandler {
             listener.onFailed(peer);
             return;
         }
-        failures++;
+        if (failed) {
+            failures++;
+        }
         listener.onFailed(peer);
         if (inTable && row < Id.DIGITS && table.slotSize(row, peer.id().digit(row)) == 0) {
             // The slot emptied: a peer in the same row may know another node for it.
@@ -389,6 +405,29 @@ public final class Membership implements RouteHandler {
                 env.send(edge.address(), new LeafSetRequest());
             }
         }
+    }
+
+    /**
+     * Says goodbye to every node that routes through this one (leaf set and routing table), so they
+     * stop sending here at once. Best effort: a peer that misses it notices the silence as usual.
+     */
+    public void leave() {
+        Set<NodeHandle> told = new LinkedHashSet<>(leafSet.members());
+        told.addAll(table.all());
+        for (NodeHandle peer : told) {
+            env.send(peer.address(), new Leave());
+        }
+    }
+
+    /** {@code from} is shutting down: out of the routing state now, as if it had failed. */
+    public void onLeave(NodeHandle from) {
+        departures++;
+        drop(from, false);
+    }
+
+    /** Peers that announced their own departure. */
+    public long departures() {
+        return departures;
     }
 
     /** Answers a ping, and considers the pinging peer for the routing state. */

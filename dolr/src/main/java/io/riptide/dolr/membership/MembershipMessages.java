@@ -57,6 +57,13 @@ public final class MembershipMessages {
     public record RowReply(int row, List<NodeHandle> entries) implements WireMessage {
     }
 
+    /**
+     * The sender is shutting down on purpose: drop it now rather than wait for its silence to be
+     * noticed. Only a node's own departure can be announced (the sender is the authenticated peer).
+     */
+    public record Leave() implements WireMessage {
+    }
+
     private static void handles(WireWriter out, List<NodeHandle> list) {
         out.list(list, WireWriter::handle);
     }
@@ -85,5 +92,6 @@ public final class MembershipMessages {
                 },
                 in -> new RowReply(in.i32(-1, 39, "row"), in.list(MAX_HANDLES, r -> r.handle())));
         codec.register(19, LeafSetRequest.class, (m, out) -> { }, in -> new LeafSetRequest());
+        codec.register(20, Leave.class, (m, out) -> { }, in -> new Leave());
     }
 }

@@ -40,6 +40,10 @@ public final class PeerTable {
     // Peers believed failed, kept apart because routing asks "is it dead?" for every candidate and
     // the answer is almost always no: a miss in this small map is cheap.
     private final Map<Id, Long> dead = new java.util.HashMap<>();
+    // Peers that announced their own departure, until when: unlike a failure, hearing from one again
+    // (a message that overtook its goodbye on another connection) does not bring it back; only
+    // joining again does.
+    private final Map<Id, Long> departed = new java.util.HashMap<>();
     // The highest recent RTT sample from any peer, decaying by half every RECENT_HALF_LIFE_NANOS.
     private long highRtt;
     private long highRttAt;
@@ -76,7 +80,7 @@ public final class PeerTable {
     public void heard(NodeHandle handle, long now) {
         Peer p = peer(handle);
         p.lastHeard = now;
-        if (!dead.isEmpty()) {
+        if (!dead.isEmpty() && !hasDeparted(handle.id(), now)) {
             dead.remove(handle.id());
         }
     }
@@ -90,7 +94,7 @@ public final class PeerTable {
             highRtt = sampleNanos;
             highRttAt = now;
         }
-        if (!dead.isEmpty()) {
+        if (!dead.isEmpty() && !hasDeparted(handle.id(), now)) {
             dead.remove(handle.id());
         }
     }
@@ -127,6 +131,33 @@ public final class PeerTable {
             dead.values().removeIf(u -> u <= until - 1_000_000_000L * 3600);
         }
         dead.put(handle.id(), until);
+    }
+
+    /** {@code handle} said it is leaving: dead until {@code until}, whatever is heard from it, unless it {@link #rejoined}. */
+    public void markDeparted(NodeHandle handle, long until) {
+        markDead(handle, until);
+        if (departed.size() >= capacity) {
+            departed.values().removeIf(u -> u <= until - 1_000_000_000L * 3600);
+        }
+        departed.put(handle.id(), until);
+    }
+
+    /** {@code id} is joining the overlay again: forget that it had left or failed. */
+    public void rejoined(Id id) {
+        departed.remove(id);
+        dead.remove(id);
+    }
+
+    private boolean hasDeparted(Id id, long now) {
+        if (departed.isEmpty()) {
+            return false;
+        }
+        Long until = departed.get(id);
+        if (until != null && until <= now) {
+            departed.remove(id);
+            return false;
+        }
+        return until != null;
     }
 
     /** Whether the peer is believed failed at {@code now}. */

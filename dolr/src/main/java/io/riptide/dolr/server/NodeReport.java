@@ -62,7 +62,7 @@ public final class NodeReport implements StatusSource {
     private record Snapshot(Id id, String address, boolean joined, List<List<String>> routingRows, int routingEntries,
                             List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
-                            long failuresDetected, long malformed, long routesDropped, long probesSent,
+                            long failuresDetected, long departuresHeard, long malformed, long routesDropped, long probesSent,
                             int bodies, long evictions, DiskStats.Snapshot disk) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
@@ -99,7 +99,7 @@ public final class NodeReport implements StatusSource {
             }
             return new Snapshot(n.self().id(), n.self().address().toString(), n.isJoined(), rows, table.all().size(), leaves,
                     near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
-                    n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.malformed(),
+                    n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.departuresHeard(), n.malformed(),
                     n.routesDropped(), n.probesSent(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null));
         }
     }
@@ -152,6 +152,8 @@ public final class NodeReport implements StatusSource {
                 .gauge("riptide_node_pointers", "Object pointers kept for other nodes.", s.pointers())
                 .gauge("riptide_node_dissemination_trees", "Dissemination trees the node belongs to.", s.trees())
                 .counter("riptide_node_failures_detected_total", "Peers declared failed.", s.failuresDetected())
+                .counter("riptide_node_departures_heard_total", "Peers that announced their shutdown and were dropped at once.",
+                        s.departuresHeard())
                 .counter("riptide_node_malformed_messages_total", "Messages refused as malformed.", s.malformed())
                 .counter("riptide_node_routes_dropped_total", "Routed messages dropped (no next hop or hop budget spent).",
                         s.routesDropped())

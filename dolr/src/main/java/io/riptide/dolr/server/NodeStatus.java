@@ -16,6 +16,7 @@ import io.riptide.dolr.transport.TransportMetrics;
  * @param replicas objects it stores
  * @param pointers object pointers it keeps for others
  * @param failuresDetected peers it has declared failed
+ * @param departuresHeard peers that announced they were shutting down
  * @param transport its transport's counters
  */
 public record NodeStatus(
@@ -28,5 +29,6 @@ public record NodeStatus(
         int replicas,
         int pointers,
         long failuresDetected,
+        long departuresHeard,
         TransportMetrics transport) {
 }

@@ -53,6 +53,8 @@ public final class OverlayServer implements AutoCloseable {
     private static final long JOIN_POLL_MILLIS = 10;
     /** Bound on start-up work on the loop and on shutting down an owned group. */
     private static final long LOOP_WAIT_SECONDS = 10;
+    /** How long closing waits for the goodbye notices to reach the sockets. */
+    private static final Duration GOODBYE_WAIT = Duration.ofMillis(500);
 
     private final ServerSettings settings;
     private final EventLoopGroup group;
@@ -241,7 +243,7 @@ public final class OverlayServer implements AutoCloseable {
     public CompletableFuture<NodeStatus> status() {
         return call(n -> new NodeStatus(n.self().id(), n.self().address(), n.isJoined(), n.leafSet().size(),
                 n.routingTable().all().size(), n.peers().size(), n.replicas().objects(), n.pointers().size(),
-                n.failuresDetected(), transport.metrics()));
+                n.failuresDetected(), n.departuresHeard(), transport.metrics()));
     }
 
     /** The transport's counters; readable from any thread. */
@@ -261,6 +263,32 @@ public final class OverlayServer implements AutoCloseable {
 
     public boolean isClosed() {
         return closed.get();
+    }
+
+    /**
+     * Tells the node's neighbours it is leaving, then gives the notices up to {@link #GOODBYE_WAIT} to
+     * reach the sockets: peers then drop it at once instead of timing out on it (a restart, a one-shot
+     * command). Best effort; on the loop itself it cannot wait, so the notices may not get out.
+     */
+    private void sayGoodbye() {
+        if (loop.inEventLoop()) {
+            if (node != null && !env.isStopped()) {
+                node.leave();
+            }
+            return;
+        }
+        try {
+            loop.submit(() -> {
+                if (node != null && !env.isStopped()) {
+                    node.leave();
+                }
+            }).get(GOODBYE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            transport.drain(GOODBYE_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            // The loop is gone or stuck: leave without saying so; peers notice the silence.
+        }
     }
 
     private <T> CompletableFuture<T> onLoop(Callable<T> task) {
@@ -340,12 +368,28 @@ public final class OverlayServer implements AutoCloseable {
     /**
      * Stops the node (its timers no longer run, it sends nothing more), closes the transport and the
      * stages, fails unanswered futures, and shuts the group down if the server owns it. Idempotent.
-     * Peers learn of the departure only by failure detection, as if the node had crashed.
+     * First it tells its neighbours it is leaving (waiting up to half a second for the notices to go
+     * out), so they route around it at once rather than time out on it.
      */
     @Override
     public void close() {
+        stop(true);
+    }
+
+    /**
+     * Stops the node as a crash would: no goodbye, so peers find out by its silence. For fault
+     * injection; a node shutting down on purpose uses {@link #close}.
+     */
+    public void crash() {
+        stop(false);
+    }
+
+    private void stop(boolean goodbye) {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (goodbye) {
+            sayGoodbye();
         }
         // Also ends the join poll: its next run sees the stop and does not reschedule.
         env.stop();

@@ -41,6 +41,11 @@ final class PeerLink {
         return loop;
     }
 
+    /** Bytes offered and not yet taken by the socket (or dropped). */
+    long pendingBytes() {
+        return pendingBytes.get();
+    }
+
     /** Whether the link ever had an authenticated channel (a link that never did failed to connect). */
     boolean wasReady() {
         return wasReady;

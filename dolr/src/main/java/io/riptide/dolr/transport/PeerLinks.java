@@ -79,6 +79,15 @@ final class PeerLinks {
         }
     }
 
+    /** Bytes waiting on every link together. */
+    long pendingBytes() {
+        long total = 0;
+        for (PeerLink link : links.values()) {
+            total += link.pendingBytes();
+        }
+        return total;
+    }
+
     /** Closes every link. */
     void closeAll() {
         links.values().forEach(PeerLink::close);

@@ -27,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -42,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 public final class TcpTransport implements Transport {
     /** How long {@link #close} waits for sockets to close, when called off the I/O loops. */
     private static final long CLOSE_WAIT_SECONDS = 5;
+    private static final long DRAIN_POLL_MILLIS = 5;
 
     private final SigningKey key;
     private final MessageCodec codec;
@@ -172,6 +174,20 @@ public final class TcpTransport implements Transport {
                 links.retire(link);
             }
         });
+    }
+
+    /**
+     * Waits up to {@code max} for every frame offered so far to reach its socket (or be dropped), so
+     * that last words go out before {@link #close}. Not on an I/O loop: it would wait on itself.
+     */
+    public void drain(Duration max) throws InterruptedException {
+        if (onIoLoop()) {
+            return;
+        }
+        long deadline = System.nanoTime() + max.toNanos();
+        while (links.pendingBytes() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(DRAIN_POLL_MILLIS);
+        }
     }
 
     /**

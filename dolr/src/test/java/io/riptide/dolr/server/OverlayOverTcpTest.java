@@ -108,7 +108,7 @@ class OverlayOverTcpTest {
             killed.add(candidates.remove(random.nextInt(candidates.size())));
         }
         long killedAt = System.nanoTime();
-        killed.forEach(OverlayServer::close);
+        killed.forEach(OverlayServer::crash);
         List<OverlayServer> alive = new ArrayList<>(servers);
         alive.removeAll(killed);
         Set<Id> dead = killed.stream().map(s -> s.self().id()).collect(Collectors.toSet());

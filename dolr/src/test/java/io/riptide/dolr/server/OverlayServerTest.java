@@ -81,6 +81,46 @@ class OverlayServerTest {
     }
 
     @Test
+    void aClosingNodeSaysGoodbyeSoItsPeersDropItWithoutDeclaringItFailed() throws Exception {
+        try (OverlayServer first = OverlayServer.start(ServerSettings.of(key(7), ANY_PORT));
+                OverlayServer second = OverlayServer.start(ServerSettings.of(key(8), ANY_PORT).joining(first.address()))) {
+            assertTrue(second.awaitJoined(WAIT));
+            OverlayServer third = OverlayServer.start(ServerSettings.of(key(9), ANY_PORT).joining(first.address()));
+            assertTrue(third.awaitJoined(WAIT));
+            awaitLeafSets(2, first, second);
+
+            third.close(); // a restart or a one-shot command ending: not a crash
+
+            awaitLeafSets(1, first, second);
+            for (OverlayServer peer : new OverlayServer[] {first, second}) {
+                NodeStatus status = peer.status().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                assertEquals(1, status.departuresHeard(), "told of the departure: " + status);
+                assertEquals(0, status.failuresDetected(), "dropped on notice, not by timing it out: " + status);
+            }
+            Id guid = Id.hash("stored after the departure");
+            assertTrue(first.storeReplica(guid, new byte[] {4}).get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            // The pointer's publication to the GUID's root is asynchronous: retry a NOT_FOUND briefly.
+            LocateResult found = second.locate(guid).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            for (int retry = 0; !found.found() && retry < 50; retry++) {
+                Thread.sleep(20);
+                found = second.locate(guid).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+            assertTrue(found.found(), "located after the departure: " + found);
+        }
+    }
+
+    /** Waits (bounded) until every one of {@code servers} has {@code size} leaf-set members. */
+    private static void awaitLeafSets(int size, OverlayServer... servers) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        for (OverlayServer s : servers) {
+            while (s.status().get(WAIT.toSeconds(), TimeUnit.SECONDS).leafSetSize() != size && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(size, s.status().get(WAIT.toSeconds(), TimeUnit.SECONDS).leafSetSize(), s.self() + "'s leaf set");
+        }
+    }
+
+    @Test
     void closeIsIdempotentFailsWhatWaitsAndRefusesLaterCalls() throws Exception {
         int deadPort;
         try (ServerSocket probe = new ServerSocket(0)) {
