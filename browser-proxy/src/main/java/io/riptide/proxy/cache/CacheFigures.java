@@ -22,10 +22,13 @@ import java.util.Map;
  * @param signaturesMemo   signatures found already verified (a version this proxy checked before): no Ed25519
  * @param seenHints        seen hints sent (a variant's first sighting under the second-sight insert policy)
  * @param keptPrivately    responses the proxy fetched itself and kept in its private tier
+ * @param overlayReads     overlay reads started (lookups, variant reads and memory rechecks)
+ * @param readsShared      lookups that joined a read of the same GUID already in flight instead of starting one
  */
 public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
         long staleHints, long latencyHints, long loadReports, long requestsReported, MemoryFigures memory,
-        long memoryRefreshes, long signaturesFull, long signaturesMemo, long seenHints, long keptPrivately) {
+        long memoryRefreshes, long signaturesFull, long signaturesMemo, long seenHints, long keptPrivately,
+        long overlayReads, long readsShared) {
     public CacheFigures {
         refused = Map.copyOf(refused);
     }

@@ -66,6 +66,7 @@ public final class ProxyCache {
     private final Throttle<Id> sightings = Throttle.oncePer(OverlayCacheConfig.SIGHT_WINDOW, Hints.MAX_REMEMBERED);
     private final java.util.concurrent.atomic.LongAdder kept = new java.util.concurrent.atomic.LongAdder();
     private final Map<RejectReason, Long> refused = new EnumMap<>(RejectReason.class);
+    private final SharedReads reads;
     private long lookups;
     private long hits;
     private long overloaded;
@@ -98,6 +99,7 @@ public final class ProxyCache {
         this.hints = new Hints(env, overlay, primary, config.ttl(), config.hintInterval());
         this.load = new LoadReports(env, overlay, ObjectNames.cacheManagerGuid(primary), config.loadReportEvery(),
                 config.maxLoadReports(), LoadReports.MAX_TALLIED, config.ttl());
+        this.reads = new SharedReads(env, overlay, config.ttl(), config.readDeadline());
         this.memory = memory;
         this.memoryHits = memory == null ? null : new MemoryHits(env, this.providers, memory, judge, config.memoryRecheck(),
                 invalidations, request -> env.execute(() -> refresh(request)),
@@ -267,7 +269,7 @@ public final class ProxyCache {
                 done.accept(ObjectRead.failed(guid, FailureReason.TIMEOUT));
             }
         });
-        overlay.read(guid, config.ttl(), reply -> {
+        reads.read(guid, reply -> {
             if (!answered[0]) {
                 answered[0] = true;
                 timer.cancel();
@@ -464,7 +466,8 @@ public final class ProxyCache {
         long memoryHitCount = inMemory == null ? 0 : inMemory.hits();
         return new CacheFigures(lookups + memoryHitCount, hits + memoryHitCount, refused, overloaded, hints.missHints(), hints.staleHints(), hints.latencyHints(),
                 load.reportsSent(), load.requestsReported(), inMemory, refreshes, check.signatures().fullVerifications(),
-                check.signatures().hits(), hints.seenHints(), kept.sum());
+                check.signatures().hits(), hints.seenHints(), kept.sum(),
+                reads.started(), reads.joined());
     }
 
     /** The hints sent so far. */

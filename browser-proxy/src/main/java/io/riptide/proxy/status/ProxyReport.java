@@ -68,7 +68,8 @@ public final class ProxyReport {
                         List.of("to the origin: verify stage full", Long.toString(c.overloaded())),
                         List.of("miss / seen / stale / latency hints", c.missHints() + " / " + c.seenHints() + " / " + c.staleHints()
                                 + " / " + c.latencyHints()),
-                        List.of("load reports (requests counted)", c.loadReports() + " (" + c.requestsReported() + ")"))));
+                        List.of("load reports (requests counted)", c.loadReports() + " (" + c.requestsReported() + ")"),
+                        List.of("overlay reads (joined one in flight)", c.overlayReads() + " (" + c.readsShared() + ")"))));
         cache.map(CacheFigures::memory).ifPresent(m -> b.table("Memory tier",
                 "verified copies and the proxy's own fetches kept in this process (bodies off the heap), answered without an overlay read",
                 List.of("figure", "value"), List.of(
@@ -121,7 +122,12 @@ public final class ProxyReport {
                     .counter("riptide_proxy_hints_total", "Hints sent to the nearest cache manager, by kind.", "kind", hints)
                     .counter("riptide_proxy_load_reports_total", "Load reports sent to the nearest cache manager.", c.loadReports())
                     .counter("riptide_proxy_load_reported_requests_total", "Requests counted in those load reports.",
-                            c.requestsReported());
+                            c.requestsReported())
+                    .counter("riptide_proxy_overlay_reads_total", "Overlay reads started (lookups, variant reads, rechecks).",
+                            c.overlayReads())
+                    .counter("riptide_proxy_reads_shared_total",
+                            "Lookups that joined a read of the same object already in flight (collapsed forwarding).",
+                            c.readsShared());
             Map<String, Number> signatures = new LinkedHashMap<>();
             signatures.put("full", c.signaturesFull());
             signatures.put("known", c.signaturesMemo());

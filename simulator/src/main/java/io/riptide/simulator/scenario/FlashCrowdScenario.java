@@ -185,6 +185,10 @@ public final class FlashCrowdScenario implements Scenario {
                 .put("replicas_added", (long) added.size())
                 .put("first_interval_requests_per_new_replica", firstInterval.stream().mapToLong(Long::longValue).toArray())
                 .put("origin_fetches_hot_doc", originFetches)
+                // Requests that joined a read already in flight at their proxy (collapsed forwarding): the
+                // replica that answered served one read for all of them, counted above once per request.
+                .put("proxy_overlay_reads", clients.stream().mapToLong(c -> c.cache().figures().overlayReads()).sum())
+                .put("proxy_reads_shared", clients.stream().mapToLong(c -> c.cache().figures().readsShared()).sum())
                 .put("manager_hints", manager[0].hints())
                 .put("manager_replicas_retired", manager[0].hotObjects().retired());
         ResultJson.ObjectList rows = result.objects("replicas");
