@@ -65,7 +65,7 @@ final class SimulateCommand implements Callable<Integer> {
         }
         footer.add("");
         footer.addAll(wrap("", "Scenarios that build an overlay also take --hosts-per-stub N, --join-rate PER_S, --settle-s S and "
-                + "--links true|false (queue messages between stubs on the 1.5 Mb/s stub uplinks; on by default for hit-latency, push-caching, dissemination, placement-load and service-discovery; --links false gives the latency-only figures)."));
+                + "--links true|false (queue messages between stubs on the 1.5 Mb/s stub uplinks, as the paper's network; on by default in every scenario; --links false gives the latency-only figures)."));
         footer.add("");
         footer.add("Example:");
         footer.add("  riptide simulate topology --nodes 200 --out results/topology --samples 10000");

@@ -40,8 +40,8 @@ public final class OverlayBuild {
     /**
      * Builds it from the scenario options {@code nodes}, {@code hosts-per-stub}, {@code join-rate}
      * (joins per virtual second; default the larger of 50 and nodes/20), {@code settle-s} and
-     * {@code links} (default false here, the scenario may choose: latency only; true: messages between
-     * stubs also queue on the 1.5 Mb/s stub uplinks by their wire size, so a busy stub's link congests).
+     * {@code links} (default true, as the paper's network: messages between stubs also queue on the
+     * 1.5 Mb/s stub uplinks by their wire size, so a busy stub's link congests; false: latency only).
      */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress) {
         return build(options, seed, config, progress, 1000);
@@ -49,13 +49,7 @@ public final class OverlayBuild {
 
     /** As {@link #build(ScenarioOptions, long, DolrConfig, Progress)}, with {@code defaultNodes} when {@code nodes} is absent. */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress, int defaultNodes) {
-        return build(options, seed, config, progress, defaultNodes, false);
-    }
-
-    /** As above, with link queueing on unless the {@code links} option says otherwise when {@code linksByDefault}. */
-    public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress, int defaultNodes,
-                                     boolean linksByDefault) {
-        return build(options, seed, config, progress, defaultNodes, linksByDefault, topology -> Map.of());
+        return build(options, seed, config, progress, defaultNodes, topology -> Map.of());
     }
 
     /**
@@ -63,21 +57,20 @@ public final class OverlayBuild {
      * joins) running those agents (a cache manager, a gateway) instead of the plain probe recorder.
      */
     public static OverlayBuild build(ScenarioOptions options, long seed, DolrConfig config, Progress progress, int defaultNodes,
-                                     boolean linksByDefault,
                                      Function<TransitStubTopology, Map<Integer, Function<OverlayNode, OverlayApplication>>> agents) {
         int nodes = options.getInt("nodes", defaultNodes, 2, 200_000);
         int perStub = options.getInt("hosts-per-stub", TopologyParams.DEFAULT_HOSTS_PER_STUB, 1, 10_000);
         // Larger overlays join faster so the build's virtual time (and its cost) stays bounded.
         double joinRate = options.getDouble("join-rate", Math.max(50, nodes / 20.0), 0.1, 100_000);
         int settle = options.getInt("settle-s", 60, 0, 86_400);
-        boolean links = options.getBoolean("links", linksByDefault);
+        boolean links = options.getBoolean("links", true);
 
         TransitStubTopology topology = TransitStubTopology.generate(TopologyParams.forHosts(nodes).withHostsPerStub(perStub), seed);
         Simulation sim = new Simulation(seed);
         ProbeRecorder probes = new ProbeRecorder(sim::now);
         SimulatedOverlay overlay = new SimulatedOverlay(sim, topology, config, topology::stubOf, probes::applicationFor);
         if (links) {
-            overlay.network().setLinks(topology, DolrCodec.create());
+            overlay.network().setLinks(topology, ProbeMessages.register(DolrCodec.create()));
         }
 
         List<Integer> order = new ArrayList<>();

@@ -81,7 +81,7 @@ public final class DisseminationScenario implements Scenario {
         Progress progress = context.progress();
         DolrConfig config = DolrConfig.defaults();
 
-        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, 1100, true);
+        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, 1100);
         SimulatedOverlay overlay = build.overlay();
         Simulation sim = build.simulation();
         TransitStubTopology topology = build.topology();

@@ -100,7 +100,7 @@ public final class FlashCrowdScenario implements Scenario {
         agents.put(managerVertex, Agents.cacheManager(provider,
                 CacheManagerConfig.defaults().withHotObjects(perReplica, maxReplicas), m -> manager[0] = m));
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, joinRate, Duration.ofSeconds(settle), agents,
-                options.getBoolean("links", false), progress);
+                options.getBoolean("links", true), progress);
         var overlay = world.overlay();
 
         // The document is in the overlay before the crowd: the gateway inserts it (one origin fetch).

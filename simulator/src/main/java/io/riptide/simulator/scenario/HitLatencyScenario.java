@@ -98,7 +98,7 @@ public final class HitLatencyScenario implements Scenario {
         // The organisation is drawn from the topology before the nodes join; its manager host runs the
         // shipped cache manager with the paper's simple primitive (replicas on its own node), so the
         // proxies' hints and load reports reach it as in a deployment.
-        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES, true, topo -> {
+        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES, topo -> {
             chosen[0] = OrganisationStub.choose(topo, random, clientsWanted);
             // By default the organisation's one caching host runs the proxy cache in the baseline and the
             // cache manager in Riptide, so the comparison is of the software, not of which host of the

@@ -122,7 +122,7 @@ public final class OriginShieldScenario implements Scenario {
             agents.put(v, Agents.cacheManager(provider, CacheManagerConfig.defaults(), m -> { }));
         }
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, joinRate, Duration.ofSeconds(settle), agents,
-                options.getBoolean("links", false), progress);
+                options.getBoolean("links", true), progress);
 
         SimulatedProxies shipped = SimulatedProxies.of(world.overlay(), provider.publicKey(), direct);
         List<SimulatedProxy> clients = new ArrayList<>();

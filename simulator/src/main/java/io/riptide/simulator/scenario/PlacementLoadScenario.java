@@ -94,7 +94,7 @@ public final class PlacementLoadScenario implements Scenario {
         }
         byte[] data = new byte[16 * 1024];
         for (PlacementMode mode : PlacementMode.values()) {
-            OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, 1100, true);
+            OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, 1100);
             if (setup == null) {
                 topology = build.topology();
                 if (!LoadSetup.fits(topology, clientStubs, clientsPerStub)) {

@@ -60,7 +60,7 @@ public final class ServiceDiscoveryScenario implements Scenario {
         int ttl = options.getInt("ttl", config.defaultTtl(), 1, 255);
         Progress progress = context.progress();
 
-        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES, true);
+        OverlayBuild build = OverlayBuild.build(options, context.seed(), config, progress, DEFAULT_NODES);
         SimulatedOverlay overlay = build.overlay();
         Simulation sim = build.simulation();
         TransitStubTopology topology = build.topology();

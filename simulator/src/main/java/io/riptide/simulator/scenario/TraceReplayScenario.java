@@ -21,6 +21,7 @@ import io.riptide.simulator.report.CsvWriter;
 import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.report.ResultJson;
 import io.riptide.simulator.report.Series;
+import io.riptide.simulator.topology.LinkClass;
 import io.riptide.simulator.topology.TopologyParams;
 import io.riptide.simulator.topology.TransitStubTopology;
 import io.riptide.simulator.workload.LruByteCache;
@@ -80,7 +81,6 @@ public final class TraceReplayScenario implements Scenario {
         int limit = options.getInt("requests", 1_000_000, 1, 100_000_000);
         int nodes = options.getInt("nodes", 300, 20, 200_000);
         long cacheBytes = options.getLong("cache-mb", 128, 1, 1_000_000) * 1024 * 1024;
-        double rate = options.getDouble("rate", 50, 0.1, 100_000);
         int proxiesPerLab = options.getInt("proxies-per-lab", 20, 1, 10_000);
         int settle = options.getInt("settle-s", 30, 0, 86_400);
         // The shipped proxy's defaults: inserts on a second sighting, and a memory tier (Squid's cache_mem) that keeps its
@@ -130,6 +130,19 @@ public final class TraceReplayScenario implements Scenario {
             }
         }
         List<String> labs = trace.stream().map(TraceRequest::group).distinct().sorted().toList();
+        // The replay rate: unless --rate says otherwise, the fastest at which no stub uplink (1.5 Mb/s) is offered more
+        // than half its capacity, counting every byte requested as crossing the gateway's uplink and each lab's bytes as
+        // crossing its own (the worst case of each; the gateway's bound is the larger). On a link loaded past half,
+        // queueing, not the protocol, decides the figures; the trace's own pace is slower still (see time_compression).
+        long requestedBytes = trace.stream().mapToLong(r -> Math.max(1, r.bytes())).sum();
+        double halfUplinkRate = 0.5 * LinkClass.STUB_TRANSIT.bitsPerSecond() / 8.0 * trace.size() / Math.max(1, requestedBytes);
+        double rate = options.has("rate") ? options.getDouble("rate", 50, 0.1, 100_000) : halfUplinkRate;
+        double busiestLabBytes = trace.stream().collect(java.util.stream.Collectors.groupingBy(TraceRequest::group,
+                java.util.stream.Collectors.summingLong(r -> Math.max(1, r.bytes())))).values().stream()
+                .mapToLong(Long::longValue).max().orElse(0);
+        double capacityBytes = LinkClass.STUB_TRANSIT.bitsPerSecond() / 8.0;
+        double gatewayUplinkShare = rate * requestedBytes / Math.max(1, trace.size()) / capacityBytes;
+        double busiestLabUplinkShare = rate * busiestLabBytes / Math.max(1, trace.size()) / capacityBytes;
         TransitStubTopology topology = TransitStubTopology.generate(TopologyParams.forHosts(nodes), context.seed());
         if (topology.stubCount() < labs.size() + 1) {
             throw new ScenarioOptionException("nodes", nodes + " nodes make " + topology.stubCount() + " stubs, too few for "
@@ -154,7 +167,7 @@ public final class TraceReplayScenario implements Scenario {
                 Agents.gateway(provider, origin, gatewayConfig, PushMode.NONE, g -> gateway[0] = g));
         DolrConfig config = DolrConfig.defaults().withStore(cacheBytes, 10_000_000);
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, Math.max(50, nodes / 20.0),
-                Duration.ofSeconds(settle), agents, options.getBoolean("links", false), progress);
+                Duration.ofSeconds(settle), agents, options.getBoolean("links", true), progress);
 
         SimulatedProxies shipped = SimulatedProxies.of(world.overlay(), provider.publicKey(), origin)
                 .withConfig(SimulatedProxies.PAPER.withInsertPolicy(insertPolicy)
@@ -278,6 +291,9 @@ public final class TraceReplayScenario implements Scenario {
                 .put("per_client_cache_bytes", perClientBytes)
                 .put("nodes", (long) nodes)
                 .put("virtual_rate_per_s", rate)
+                .put("rate_chosen", options.has("rate") ? "--rate" : "half the uplink")
+                .put("gateway_uplink_offered_share", gatewayUplinkShare)
+                .put("busiest_lab_uplink_offered_share", busiestLabUplinkShare)
                 .put("origin_think_mean_s", originThinkS)
                 .put("hit_ratio", hitRatio)
                 .put("byte_hit_ratio", riptide[1] / (double) totalBytes)
