@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.riptide.cli.WanBox.Stub;
-import io.riptide.cli.WanBox.UplinkBytes;
+import io.riptide.cli.demo.WanBox;
+import io.riptide.cli.demo.WanBox.Stub;
+import io.riptide.cli.demo.WanBox.UplinkBytes;
 import io.riptide.core.crypto.SigningKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -81,7 +82,8 @@ class WanInABoxTest {
             Assumptions.abort("skipped: the WAN-in-a-box test " + why.get());
         }
         List<NodeProcess> processes = new ArrayList<>();
-        try (WanBox box = WanBox.start(dir, List.of("isp", "campus1", "campus2"))) {
+        // The namespaces' holders outlive the processes' own bound a little, and the test's by far.
+        try (WanBox box = WanBox.start(dir, List.of("isp", "campus1", "campus2"), Duration.ofSeconds(600))) {
             try {
                 run(box, processes);
             } finally {

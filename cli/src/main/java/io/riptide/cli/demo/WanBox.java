@@ -1,4 +1,4 @@
-package io.riptide.cli;
+package io.riptide.cli.demo;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,32 +21,31 @@ import java.util.concurrent.locks.LockSupport;
  * all use its one address, so traffic inside a stub stays on its loopback and only what crosses the
  * uplink is counted on it.
  *
- * <p>Like {@link NetworkNamespace}, each namespace is held by one {@code sleep} process of bounded
- * lifetime and vanishes with its last process, taking its veth ends with it: nothing is left behind
- * if the test JVM dies. Interface names carry a random suffix. Needs root, unshare, nsenter, ip and tc.
+ * <p>Each namespace is held by one {@code sleep} process (of bounded lifetime for a test, so nothing
+ * outlives a test JVM that dies; as long as it runs for {@code riptide demo --wan}) and vanishes with its
+ * last process, taking its veth ends with it. Interface names carry a random suffix. Needs root, unshare,
+ * nsenter, ip and tc. Used by {@code riptide demo --wan} and {@code WanInABoxTest}.
  */
-final class WanBox implements AutoCloseable {
-    static final String UPLINK_RATE = "1500kbit";
-    /** The holders' own bound: no namespace outlives a test run by long, even if the test JVM dies. */
-    private static final String HOLD_SECONDS = "600";
+public final class WanBox implements AutoCloseable {
+    public static final String UPLINK_RATE = "1500kbit";
     private static final Duration READY_WAIT = Duration.ofSeconds(20);
     private static final Duration COMMAND_WAIT = Duration.ofSeconds(20);
 
     /** One stub network: its name, its address, the namespace's holder, its uplink's interface (stub side). */
-    record Stub(String name, String address, Process holder, String uplink) {
+    public record Stub(String name, String address, Process holder, String uplink) {
         /** {@code command}, run inside this stub's namespace. */
-        List<String> inside(List<String> command) {
+        public List<String> inside(List<String> command) {
             return enter(holder, command);
         }
     }
 
     /** Bytes an uplink carried so far, as the kernel counts them on the stub side: out of the stub, and in. */
-    record UplinkBytes(long tx, long rx) {
-        UplinkBytes minus(UplinkBytes before) {
+    public record UplinkBytes(long tx, long rx) {
+        public UplinkBytes minus(UplinkBytes before) {
             return new UplinkBytes(tx - before.tx, rx - before.rx);
         }
 
-        long total() {
+        public long total() {
             return tx + rx;
         }
     }
@@ -60,29 +59,41 @@ final class WanBox implements AutoCloseable {
     }
 
     /** Why no box can be made here, or empty if one can. */
-    static Optional<String> unavailable() {
-        Optional<String> why = NetworkNamespace.unavailable();
-        if (why.isPresent()) {
-            return why;
+    public static Optional<String> unavailable() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return Optional.of("needs root to create network namespaces (user is " + System.getProperty("user.name") + ")");
         }
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
-            if (Files.isExecutable(Path.of(dir, "tc"))) {
-                return Optional.empty();
+        for (String tool : List.of("unshare", "nsenter", "ip", "tc")) {
+            if (!onPath(tool)) {
+                return Optional.of("needs '" + tool + "' (util-linux, iproute2) on the PATH to build the network namespaces");
             }
         }
-        return Optional.of("needs 'tc' (iproute2) on the PATH to limit the uplinks");
+        return Optional.empty();
     }
 
-    /** A router and one stub per name, in that order (the first is 10.88.1.2), wired and limited. */
-    static WanBox start(Path dir, List<String> names) throws IOException, InterruptedException {
+    private static boolean onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
+            if (Files.isExecutable(Path.of(dir, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A router and one stub per name, in that order (the first is 10.88.1.2), wired and limited; each
+     * namespace's holder lives at most {@code hold} (a test's bound), or as long as this box is open if null.
+     */
+    public static WanBox start(Path dir, List<String> names, Duration hold) throws IOException, InterruptedException {
+        String sleep = hold == null ? "infinity" : Long.toString(Math.max(1, hold.toSeconds()));
         String suffix = HexFormat.of().formatHex(SecureRandom.getSeed(3));
         List<Process> holders = new ArrayList<>();
         try {
-            Process router = hold(dir, "router", holders);
+            Process router = hold(dir, "router", sleep, holders);
             List<Stub> stubs = new ArrayList<>();
             for (int i = 1; i <= names.size(); i++) {
                 String name = names.get(i - 1);
-                Process holder = hold(dir, name, holders);
+                Process holder = hold(dir, name, sleep, holders);
                 String stubSide = "wan" + suffix + "s" + i;
                 String routerSide = "wan" + suffix + "r" + i;
                 String net = "10.88." + i;
@@ -116,16 +127,16 @@ final class WanBox implements AutoCloseable {
         return "tc qdisc add dev " + dev + " root tbf rate " + UPLINK_RATE + " burst 15kb latency 300ms";
     }
 
-    List<Stub> stubs() {
+    public List<Stub> stubs() {
         return stubs;
     }
 
-    Stub stub(String name) {
+    public Stub stub(String name) {
         return stubs.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
     }
 
     /** What the stub's uplink has carried so far, from the kernel's counters of its stub-side veth. */
-    UplinkBytes uplink(Stub stub) throws IOException {
+    public UplinkBytes uplink(Stub stub) throws IOException {
         // /proc/PID/net/dev is the interface table of PID's network namespace, readable from outside it.
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(stub.holder().pid()), "net", "dev"))) {
             int colon = line.indexOf(':');
@@ -139,7 +150,7 @@ final class WanBox implements AutoCloseable {
     }
 
     /** The qdisc statistics of every uplink, both ends (sent, dropped, overlimits), for the test's report. */
-    String qdiscs() throws IOException, InterruptedException {
+    public String qdiscs() throws IOException, InterruptedException {
         StringBuilder out = new StringBuilder();
         out.append("router:\n").append(run(enter(router, List.of("tc", "-s", "qdisc", "show"))));
         for (Stub s : stubs) {
@@ -156,11 +167,11 @@ final class WanBox implements AutoCloseable {
         stop(router);
     }
 
-    private static Process hold(Path dir, String name, List<Process> holders) throws IOException, InterruptedException {
+    private static Process hold(Path dir, String name, String sleep, List<Process> holders) throws IOException, InterruptedException {
         Path out = dir.resolve("netns-" + name + ".out");
         // unshare and sh exec, so the holder's PID is the process inside the namespace.
         Process p = new ProcessBuilder("unshare", "--net", "--", "sh", "-c",
-                "ip link set lo up && echo ready && exec sleep " + HOLD_SECONDS).redirectErrorStream(true)
+                "ip link set lo up && echo ready && exec sleep " + sleep).redirectErrorStream(true)
                 .redirectOutput(out.toFile()).start();
         holders.add(p);
         long deadline = System.nanoTime() + READY_WAIT.toNanos();
