@@ -2,6 +2,9 @@ package io.riptide.cli;
 
 import io.riptide.cli.demo.LoopbackRiptide;
 import io.riptide.cli.demo.SampleSite;
+import io.riptide.cli.demo.WanBox;
+import io.riptide.cli.demo.WanDemo;
+import io.riptide.cli.errors.CommandFailure;
 import io.riptide.dolr.server.NodeStatus;
 import io.riptide.core.net.OriginTrust;
 import io.riptide.dolr.server.OverlayServer;
@@ -12,10 +15,12 @@ import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +41,7 @@ import picocli.CommandLine.Spec;
             + "Shows a page served first from the origin, then from the overlay, prints what to try, and keeps "
             + "running until Ctrl-C (or --duration)."},
         footerHeading = "%nExamples:%n",
-        footer = {"  riptide demo", "  riptide demo --nodes 3 --duration 60s"})
+        footer = {"  riptide demo", "  riptide demo --nodes 3 --duration 60s", "  sudo riptide demo --wan"})
 final class DemoCommand implements Callable<Integer> {
     /** Two, so a newcomer sees hints go to whichever is nearest with nothing configured. */
     private static final int CACHE_MANAGERS = 2;
@@ -76,6 +81,12 @@ final class DemoCommand implements Callable<Integer> {
                 + "alike, besides the system trust store: for an https test origin of your own; repeatable (default: none).")
     private List<Path> originTrust = new ArrayList<>();
 
+    @Option(names = "--wan",
+            description = "Instead, a WAN in a box (root only): three network namespaces behind 1.5 Mb/s uplinks, an ISP with "
+                + "the gateway and the sample site, two campuses with two nodes, a cache manager and a proxy each, every one "
+                + "a riptide process of its own, and a status page with each uplink's bytes (default: off).")
+    private boolean wan;
+
     /** How the demo's gateway and proxy treat HTTPS, from the options. */
     private record Https(OriginTls gateway, Interception proxy) {
     }
@@ -97,6 +108,12 @@ final class DemoCommand implements Callable<Integer> {
         if (!originTrust.isEmpty() && intercept.isEmpty()) {
             // The gateway alone could use it, but no https URL reaches the demo's cache without interception.
             throw new ParameterException(spec.commandLine(), "--origin-ca applies to intercepted HTTPS only: add --intercept HOSTS (or all)");
+        }
+        if (wan) {
+            if (!intercept.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--wan does not intercept HTTPS: leave out --intercept");
+            }
+            return wan(spec.commandLine().getOut());
         }
         Interception interception;
         OriginTls gatewayTls;
@@ -146,6 +163,66 @@ final class DemoCommand implements Callable<Integer> {
         } finally {
             say(out, "demo stopped");
             closed.countDown();
+        }
+        return 0;
+    }
+
+    /** {@code --wan}: the box, a tour, then the uplinks' bytes now and then until Ctrl-C or the duration. */
+    private int wan(PrintWriter out) throws Exception {
+        Optional<String> why = WanBox.unavailable();
+        if (why.isPresent()) {
+            throw new CommandFailure("--wan " + why.get() + "; run it as root (sudo), or run riptide demo "
+                    + "without --wan for the loopback demo");
+        }
+        long start = System.nanoTime();
+        Path dir = Files.createTempDirectory("riptide-wan-demo");
+        say(out, "Building a WAN in a box: a router, an ISP and two campuses behind " + WanBox.UPLINK_RATE
+                + " uplinks, each process a riptide of its own (output in " + dir + ")...");
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.countDown();
+            try {
+                closed.await(CLOSE_WAIT.toSeconds() * 3, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "riptide-demo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (WanDemo demo = WanDemo.start(dir, out)) {
+            say(out, String.format("Ready after %d ms. Status page with the uplinks' bytes, live: %s",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), demo.pageUrl()));
+            say(out, "");
+            say(out, "/index.html through campus 1's proxy, then campus 2's:");
+            say(out, "  " + demo.uplinkLine());
+            say(out, "  campus1 first:  " + demo.fetch("campus1", "/index.html") + "  <- from the origin, across two uplinks");
+            say(out, "  campus1 again:  " + demo.fetch("campus1", "/index.html") + "  <- from the proxy's memory; seen twice, "
+                    + "it asks the gateway to insert it");
+            // The insert crosses the ISP's uplink and is signed and published there: a few seconds on this WAN.
+            Thread.sleep(5000);
+            say(out, "  campus2 first:  " + demo.fetch("campus2", "/index.html") + "  <- from the overlay, signed by the gateway");
+            say(out, "  " + demo.uplinkLine());
+            say(out, "");
+            say(out, "Try it yourself (as root; the proxies are inside the campuses' namespaces):");
+            say(out, "  " + demo.curlCommand("campus1", "/style.css"));
+            say(out, "  " + demo.curlCommand("campus2", "/style.css"));
+            say(out, duration.isZero() ? "Stop with Ctrl-C." : "Stopping in " + duration.toSeconds() + " s.");
+            long end = duration.isZero() ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+            while (System.nanoTime() < end) {
+                long wait = Math.min(statusEvery.toNanos(), end - System.nanoTime());
+                if (stop.await(Math.max(1, wait), TimeUnit.NANOSECONDS)) {
+                    break;
+                }
+                say(out, demo.uplinkLine());
+            }
+        } finally {
+            say(out, "demo stopped");
+            closed.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the JVM is already stopping; everything above is closed.
+            }
         }
         return 0;
     }

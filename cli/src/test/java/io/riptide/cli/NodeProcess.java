@@ -60,6 +60,15 @@ final class NodeProcess implements AutoCloseable {
         return new NodeProcess(name, p, stdout, stderr);
     }
 
+    String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
     /** The first line printed that matches {@code wanted}, waiting up to {@code timeout} for it. */
     String await(Predicate<String> wanted, String what, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();

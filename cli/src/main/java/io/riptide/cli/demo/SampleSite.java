@@ -58,11 +58,19 @@ public final class SampleSite implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> byPath = new java.util.concurrent.ConcurrentHashMap<>();
 
+    private final String host;
+
     /** Starts the site on {@code port} of 127.0.0.1 (0: any free port). */
     public SampleSite(int port) throws IOException {
+        this("127.0.0.1", port);
+    }
+
+    /** Starts the site on {@code port} of {@code host} (an IPv4 address; port 0: any free port). */
+    public SampleSite(String host, int port) throws IOException {
         // Without TCP_NODELAY the JDK server and delayed ACKs add about 40 ms to every response.
         System.setProperty("sun.net.httpserver.nodelay", "true");
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
+        this.host = host;
+        server = HttpServer.create(new InetSocketAddress(host, port), 64);
         server.createContext("/", this::serve);
         server.start();
     }
@@ -110,7 +118,7 @@ public final class SampleSite implements AutoCloseable {
 
     /** The URL of {@code path} on this site. */
     public String url(String path) {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+        return "http://" + host + ":" + server.getAddress().getPort() + path;
     }
 
     /** Requests that reached the site so far. */
@@ -127,5 +135,17 @@ public final class SampleSite implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+    }
+
+    /**
+     * {@code SampleSite HOST}: the site on HOST and a free port, printing {@code origin URL}, until killed;
+     * how {@code riptide demo --wan} runs it inside its ISP's network namespace.
+     */
+    public static void main(String[] args) throws Exception {
+        try (SampleSite site = new SampleSite(args[0], 0)) {
+            System.out.println("origin " + site.url("/"));
+            System.out.flush();
+            new java.util.concurrent.CountDownLatch(1).await();
+        }
     }
 }
