@@ -78,6 +78,7 @@ public final class ChurnScenario implements Scenario {
         int failCount = (int) Math.round(failFraction * n);
         Set<Integer> failed = new HashSet<>(shuffled.subList(0, failCount));
         long t0 = sim.now();
+        long overflowedBefore = overlay.network().messagesOverflowed();
         for (int v : failed) {
             overlay.kill(v);
         }
@@ -147,7 +148,10 @@ public final class ChurnScenario implements Scenario {
                 .put("observed_s", (double) observe)
                 .put("virtual_seconds", sim.now() / 1e9)
                 .put("simulated_events", sim.eventsRun())
-                .put("messages", overlay.network().messagesSent());
+                .put("messages", overlay.network().messagesSent())
+                // Dropped at a full uplink queue (links on): the whole run, and from the failure on.
+                .put("messages_overflowed", overlay.network().messagesOverflowed())
+                .put("messages_overflowed_after_failure", overlay.network().messagesOverflowed() - overflowedBefore);
         result.object("targets").put("lookup_success_after_failure_min", 0.99).put("repair_time_s_max", 30.0);
         result.write(context.output("result.json"));
 
