@@ -198,7 +198,8 @@ public final class TraceReplayScenario implements Scenario {
         long refreshes = 0;
         long peakStoreBytes = 0;
         Map<String, Long> sources = new TreeMap<>();
-        progress.begin("replaying " + trace.size() + " requests of " + users + " users at " + rate + " per virtual s", trace.size());
+        progress.begin(String.format(java.util.Locale.ROOT, "replaying %d requests of %d users at %.2f per virtual s",
+                trace.size(), users, rate), trace.size());
         for (int i = 0; i < trace.size(); i++) {
             TraceRequest r = trace.get(i);
             long size = Math.max(1, Math.min(r.bytes(), Integer.MAX_VALUE - 1L));
