@@ -51,6 +51,8 @@ public final class Membership implements RouteHandler {
     private final Map<Id, Long> leafSince = new HashMap<>();
     private final GossipContents gossipContents = new GossipContents();
     private boolean joined;
+    /** A leaf-set repair is scheduled for the end of this turn of the loop (failures batch into one). */
+    private boolean leafRepairDue;
     private NodeAddress bootstrap;
     private Cancellable joinRetry;
     private int joinAttempts;
@@ -388,22 +390,33 @@ public final class Membership implements RouteHandler {
                 env.send(ask.address(), new RowRequest(row));
             }
         }
-        if (inLeafSet) {
-            // Ask the remaining far edges for their leaf sets to refill the gap at once: they know the
-            // nodes just beyond it. (Heartbeats carry only news, so waiting for them could take a
-            // minute.) They get this node's set too, as it may tell them of nodes they lack.
-            Set<NodeHandle> edges = new LinkedHashSet<>();
-            if (leafSet.leftEdge() != null) {
-                edges.add(leafSet.leftEdge());
-            }
-            if (leafSet.rightEdge() != null) {
-                edges.add(leafSet.rightEdge());
-            }
-            LeafSetGossip gossip = new LeafSetGossip(leafSet.members());
-            for (NodeHandle edge : edges) {
-                env.send(edge.address(), gossip);
-                env.send(edge.address(), new LeafSetRequest());
-            }
+        if (inLeafSet && !leafRepairDue) {
+            // Several members found failed at once (one heartbeat's check, a burst of goodbyes) share
+            // one repair: after a mass failure, a request per lost member queued on the uplinks just
+            // when lookups needed them.
+            leafRepairDue = true;
+            env.schedule(Duration.ZERO, this::repairLeafSet);
+        }
+    }
+
+    /**
+     * Asks the remaining far edges for their leaf sets to refill the gap at once: they know the nodes
+     * just beyond it. (Heartbeats carry only news, so waiting for them could take a minute.) They get
+     * this node's set too, as it may tell them of nodes they lack.
+     */
+    private void repairLeafSet() {
+        leafRepairDue = false;
+        Set<NodeHandle> edges = new LinkedHashSet<>();
+        if (leafSet.leftEdge() != null) {
+            edges.add(leafSet.leftEdge());
+        }
+        if (leafSet.rightEdge() != null) {
+            edges.add(leafSet.rightEdge());
+        }
+        LeafSetGossip gossip = new LeafSetGossip(leafSet.members());
+        for (NodeHandle edge : edges) {
+            env.send(edge.address(), gossip);
+            env.send(edge.address(), new LeafSetRequest());
         }
     }
 

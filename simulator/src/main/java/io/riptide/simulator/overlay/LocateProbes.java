@@ -55,6 +55,21 @@ public final class LocateProbes {
         return ok / (double) outcomes.size();
     }
 
+    /**
+     * Failed locates counted by when they were issued, {@code perBucket} issues to a bucket (locates
+     * issued at a steady pace: the buckets are intervals of time).
+     */
+    public long[] failuresByIssue(int perBucket) {
+        long[] out = new long[(outcomes.size() + perBucket - 1) / perBucket];
+        for (int i = 0; i < outcomes.size(); i++) {
+            Outcome o = outcomes.get(i);
+            if (o.result == null || !o.result.found()) {
+                out[i / perBucket]++;
+            }
+        }
+        return out;
+    }
+
     /** Overlay hops of each successful locate. */
     public double[] hops() {
         return outcomes.stream().filter(o -> o.result != null && o.result.found())

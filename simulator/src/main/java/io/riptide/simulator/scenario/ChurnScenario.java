@@ -142,6 +142,7 @@ public final class ChurnScenario implements Scenario {
                 .put("lookups_after_failure", (long) during.issued())
                 .put("lookup_success_after_failure", during.successRate())
                 .put("lookup_failures_after_failure", during.failures())
+                .put("lookup_failures_per_second", during.failuresByIssue(perSecond))
                 .put("repair_time_s", repairTime)
                 .put("leafset_repair_time_s", leafRepairTime)
                 .put("lookup_success_after_repair", after.successRate())
