@@ -24,11 +24,13 @@ import java.util.Map;
  * @param keptPrivately    responses the proxy fetched itself and kept in its private tier
  * @param overlayReads     overlay reads started (lookups, variant reads and memory rechecks)
  * @param readsShared      lookups that joined a read of the same GUID already in flight instead of starting one
+ * @param readsHedged      overlay reads sent a second time, through the second nearest access node, for being late
+ * @param hedgeWins        hedged reads the second access node answered first
  */
 public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
         long staleHints, long latencyHints, long loadReports, long requestsReported, MemoryFigures memory,
         long memoryRefreshes, long signaturesFull, long signaturesMemo, long seenHints, long keptPrivately,
-        long overlayReads, long readsShared) {
+        long overlayReads, long readsShared, long readsHedged, long hedgeWins) {
     public CacheFigures {
         refused = Map.copyOf(refused);
     }

@@ -69,7 +69,9 @@ public final class ProxyReport {
                         List.of("miss / seen / stale / latency hints", c.missHints() + " / " + c.seenHints() + " / " + c.staleHints()
                                 + " / " + c.latencyHints()),
                         List.of("load reports (requests counted)", c.loadReports() + " (" + c.requestsReported() + ")"),
-                        List.of("overlay reads (joined one in flight)", c.overlayReads() + " (" + c.readsShared() + ")"))));
+                        List.of("overlay reads (joined one in flight)", c.overlayReads() + " (" + c.readsShared() + ")"),
+                        List.of("reads hedged to a second access node (answered there first)",
+                                c.readsHedged() + " (" + c.hedgeWins() + ")"))));
         cache.map(CacheFigures::memory).ifPresent(m -> b.table("Memory tier",
                 "verified copies and the proxy's own fetches kept in this process (bodies off the heap), answered without an overlay read",
                 List.of("figure", "value"), List.of(
@@ -127,7 +129,12 @@ public final class ProxyReport {
                             c.overlayReads())
                     .counter("riptide_proxy_reads_shared_total",
                             "Lookups that joined a read of the same object already in flight (collapsed forwarding).",
-                            c.readsShared());
+                            c.readsShared())
+                    .counter("riptide_proxy_reads_hedged_total",
+                            "Overlay reads sent again through the second nearest access node because the first was late.",
+                            c.readsHedged())
+                    .counter("riptide_proxy_hedge_wins_total", "Hedged reads the second access node answered first.",
+                            c.hedgeWins());
             Map<String, Number> signatures = new LinkedHashMap<>();
             signatures.put("full", c.signaturesFull());
             signatures.put("known", c.signaturesMemo());

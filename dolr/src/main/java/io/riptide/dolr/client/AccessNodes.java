@@ -6,6 +6,7 @@ import io.riptide.core.runtime.MessageHandler;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.PendingRequests;
+import io.riptide.core.runtime.RoundTripEstimate;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
 import io.riptide.dolr.client.ClientMessages.ClientRead;
@@ -40,6 +41,8 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
 
     /** At most this many discovered seeds are kept: announcements are unauthenticated, and every seed is pinged each period. */
     public static final int MAX_DISCOVERED = 64;
+    /** The least a read waits before it is hedged: below this a second read costs more than it saves. */
+    public static final Duration MIN_HEDGE = Duration.ofMillis(50);
 
     private final Env env;
     /** Configured seeds first, then any added later with {@link #addSeed}; kept for good. */
@@ -54,7 +57,14 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
     private final Map<Long, Probe> probes = new HashMap<>();
     private final Map<Id, Access> known = new LinkedHashMap<>();
     private final Set<Id> explored = new HashSet<>();
+    /**
+     * When reads are usually answered (RFC 6298's smoothed time plus four deviations), so a read is
+     * hedged only when it is later than most: at least {@link #MIN_HEDGE}, at most half the deadline.
+     */
+    private final RoundTripEstimate readTimes;
     private long nextNonce;
+    private long hedged;
+    private long hedgeWins;
 
     private record Probe(NodeAddress to, long sentAt) {
     }
@@ -71,6 +81,7 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
         this.probeEvery = probeEvery;
         this.deadline = deadline;
         this.reads = new PendingRequests<>(env);
+        this.readTimes = new RoundTripEstimate(deadline.dividedBy(3), MIN_HEDGE, deadline.dividedBy(2));
     }
 
     /** Measures the seeds now and then every probe period. */
@@ -218,7 +229,12 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
         }
     }
 
-    /** Reads the nearest replica of {@code guid} through the nearest access node. */
+    /**
+     * Reads the nearest replica of {@code guid} through the nearest access node, hedged: if no answer
+     * has come when reads usually have ({@link #hedgeDelay}), the same read also goes through the
+     * next nearest, and the first answer wins. A dead or drowning access node then costs a read one
+     * hedge delay, not the whole deadline (which still drops it from the active set).
+     */
     @Override
     public void read(Id guid, int ttl, Consumer<ObjectRead> done) {
         List<Access> nearest = active();
@@ -226,13 +242,67 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
             done.accept(ObjectRead.failed(guid, FailureReason.TIMEOUT));
             return;
         }
-        NodeHandle via = nearest.get(0).node();
+        boolean[] answered = {false};
+        long start = env.nowNanos();
+        Consumer<ObjectRead> once = r -> {
+            if (!answered[0]) {
+                answered[0] = true;
+                done.accept(r);
+            }
+        };
+        long primary = readVia(nearest.get(0).node(), guid, ttl, deadline, reply -> {
+            if (reply.failure() != FailureReason.TIMEOUT) {
+                // The primary's own time, even when a hedge answered first: otherwise a slow access
+                // node would keep the estimate low and every read would be sent twice.
+                readTimes.sample(env.nowNanos() - start);
+            }
+            once.accept(ObjectRead.of(reply));
+        });
+        if (nearest.size() > 1) {
+            NodeHandle second = nearest.get(1).node();
+            Duration wait = readTimes.timeout();
+            env.schedule(wait, () -> {
+                long left = deadline.toNanos() - (env.nowNanos() - start);
+                if (answered[0] || !reads.isPending(primary) || left <= 0) {
+                    return;
+                }
+                hedged++;
+                readVia(second, guid, ttl, Duration.ofNanos(left), reply -> {
+                    if (!answered[0] && reply.failure() != FailureReason.TIMEOUT) {
+                        hedgeWins++;
+                    }
+                    once.accept(ObjectRead.of(reply));
+                });
+            });
+        }
+    }
+
+    /** One {@code ClientRead} through {@code via}; an access node that lets it time out is dropped. Returns its id. */
+    private long readVia(NodeHandle via, Id guid, int ttl, Duration within, Consumer<ClientReadReply> done) {
         long[] id = new long[1];
-        id[0] = reads.add(deadline, reply -> done.accept(ObjectRead.of(reply)), () -> {
+        id[0] = reads.add(within, done, () -> {
             known.remove(via.id()); // it let us down: the next nearest takes over; a later probe may bring it back
             return new ClientReadReply(id[0], guid, FailureReason.TIMEOUT, 0, new byte[0]);
         });
         env.send(via.address(), new ClientRead(id[0], guid, ttl));
+        return id[0];
+    }
+
+    /** How long a read waits before it is hedged to the second nearest access node now. */
+    public Duration hedgeDelay() {
+        return readTimes.timeout();
+    }
+
+    /** Reads sent a second time, through the second nearest access node. */
+    @Override
+    public long hedgedReads() {
+        return hedged;
+    }
+
+    /** Hedged reads answered through the second access node first. */
+    @Override
+    public long hedgeWins() {
+        return hedgeWins;
     }
 
     /** Sends {@code payload} to the nearest provider of {@code service}, through the nearest access node. */

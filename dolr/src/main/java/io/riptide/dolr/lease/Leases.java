@@ -9,6 +9,7 @@ import io.riptide.dolr.lease.LeaseMessages.ClaimReply;
 import io.riptide.dolr.routing.RouteForwarder;
 import io.riptide.dolr.routing.RouteHandler;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
+import io.riptide.core.runtime.RoundTripEstimate;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -57,13 +57,34 @@ class AccessNodesTest {
 
         int nearest = access.get(0).node().address().port();
         overlay.kill(nearest);
-        client[0].read(guid, 16, r -> reply[0] = r);
+        reply[0] = null;
+        long sent = overlay.simulation().now();
+        long[] answeredAt = {-1};
+        client[0].read(guid, 16, r -> {
+            reply[0] = r;
+            answeredAt[0] = overlay.simulation().now();
+        });
         OverlayFixture.run(overlay, Duration.ofSeconds(3));
-        assertEquals(FailureReason.TIMEOUT, reply[0].failure(), "the read through the dead node times out");
-        assertTrue(client[0].active().stream().noneMatch(a -> a.node().address().port() == nearest), "and the node is dropped");
+        assertTrue(reply[0].found(), "the read is hedged through the next nearest node: " + reply[0]);
+        assertEquals(1, client[0].hedgedReads());
+        assertEquals(1, client[0].hedgeWins());
+        assertTrue(answeredAt[0] - sent < Duration.ofSeconds(1).toNanos(),
+                "answered after the hedge delay, not the 2 s deadline: " + (answeredAt[0] - sent) / 1e6 + " ms");
+        assertTrue(client[0].active().stream().noneMatch(a -> a.node().address().port() == nearest),
+                "and the dead node is dropped once its own request times out");
         client[0].read(guid, 16, r -> reply[0] = r);
         OverlayFixture.run(overlay, Duration.ofSeconds(3));
         assertTrue(reply[0].found(), "the next nearest serves the next read");
+
+        // With one access node left, a read through a dead one has nobody to be hedged to: it times out.
+        List<AccessNodes.Access> left = client[0].active();
+        for (AccessNodes.Access a : left.subList(1, left.size())) {
+            overlay.kill(a.node().address().port());
+        }
+        overlay.kill(left.get(0).node().address().port());
+        client[0].read(guid, 16, r -> reply[0] = r);
+        OverlayFixture.run(overlay, Duration.ofSeconds(3));
+        assertEquals(FailureReason.TIMEOUT, reply[0].failure(), "every access node dead: the read times out");
     }
 
     @Test

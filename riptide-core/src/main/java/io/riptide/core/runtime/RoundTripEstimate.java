@@ -1,4 +1,4 @@
-package io.riptide.dolr.lease;
+package io.riptide.core.runtime;
 
 import java.time.Duration;
 
@@ -6,8 +6,9 @@ import java.time.Duration;
  * A retransmission timeout learnt from measured round trips, as TCP does it (RFC 6298): smoothed
  * round trip plus four times its variation, doubled after each timeout until an answer is measured.
  * Only answers to first attempts are measured (Karn): an answer to a resent request is ambiguous.
+ * Used for lease claims' resends and for when a client's read is hedged to a second access node.
  */
-final class RoundTripEstimate {
+public final class RoundTripEstimate {
     private final long floorNanos;
     private final long ceilingNanos;
     private long smoothedNanos;
@@ -16,14 +17,14 @@ final class RoundTripEstimate {
     private boolean measured;
 
     /** Starts at {@code initial} before any sample; never below {@code floor} nor above {@code ceiling}. */
-    RoundTripEstimate(Duration initial, Duration floor, Duration ceiling) {
+    public RoundTripEstimate(Duration initial, Duration floor, Duration ceiling) {
         this.floorNanos = floor.toNanos();
         this.ceilingNanos = Math.max(floorNanos, ceiling.toNanos());
         this.timeoutNanos = clamp(initial.toNanos());
     }
 
     /** A round trip of {@code nanos}, measured on a request that was sent once. */
-    void sample(long nanos) {
+    public void sample(long nanos) {
         if (!measured) {
             smoothedNanos = nanos;
             variationNanos = nanos / 2;
@@ -36,12 +37,12 @@ final class RoundTripEstimate {
     }
 
     /** A request timed out: the path is slower than believed, so wait twice as long next time. */
-    void backOff() {
+    public void backOff() {
         timeoutNanos = clamp(timeoutNanos * 2);
     }
 
     /** How long to wait for an answer before resending. */
-    Duration timeout() {
+    public Duration timeout() {
         return Duration.ofNanos(timeoutNanos);
     }
 
