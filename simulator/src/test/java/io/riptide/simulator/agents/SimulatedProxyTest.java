@@ -24,6 +24,7 @@ import io.riptide.simulator.overlay.AgentOverlay;
 import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.topology.TopologyParams;
 import io.riptide.simulator.topology.TransitStubTopology;
+import io.riptide.simulator.stages.ServiceTimes;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -72,13 +73,15 @@ class SimulatedProxyTest {
     }
 
     @Test
-    void aGenuineCopyIsAHitThatCostsTheVerification() {
+    void aGenuineCopyIsAHitThatCostsTheFrontTheAccessNodeAndTheVerification() {
         SimulatedProxy proxy = SimulatedProxies.of(world.overlay(), provider.publicKey(), direct).on(proxyVertex);
-        plant(genuine(1)); // on the proxy's own node: no hops, so the read costs exactly the verification
+        plant(genuine(1)); // on the proxy's own node: no hops, so the read costs exactly the host's stages' service times
         ClientResult r = get(proxy);
         assertEquals(ClientResult.Source.REPLICA, r.source());
         assertEquals(0, r.hops());
-        assertEquals(SimulatedProxies.VERIFY_NANOS, r.latencyNanos(), "a local hit costs the verify stage's service time");
+        ServiceTimes t = ServiceTimes.MEASURED;
+        assertEquals(t.frontNanos() + t.accessNanos() + t.verifyNanos(), r.latencyNanos(),
+                "a local hit costs the front's, the access node's and the verify stage's service times");
         assertEquals(SIZE, r.bodyBytes());
         assertEquals(0, proxy.cache().refused());
     }
