@@ -30,6 +30,7 @@ import io.riptide.simulator.report.ResultJson;
 import io.riptide.simulator.report.SampleSummary;
 import io.riptide.simulator.report.Samples;
 import io.riptide.simulator.report.Series;
+import io.riptide.simulator.stages.HostStages;
 import io.riptide.simulator.topology.TopologyParams;
 import io.riptide.simulator.topology.TransitStubTopology;
 import java.time.Duration;
@@ -154,6 +155,11 @@ public final class PushCachingScenario implements Scenario {
                 .put("nopush_system", "proxies without a cache: every request fetched over the origin link (paper section 6.8)")
                 .put("recheck_system", "overlay without push: a stale replica sends the user to the origin and hints the"
                         + " cache manager, which has the gateway re-check");
+        // The CPU model: every host's stages (proxy front, access node, verify, crypto) on its cores.
+        HostStages.describe(world.overlay().network(), result.object("cpu_model"));
+        List<Integer> userStubHosts = concatInts(replicaVertices, proxyVertices);
+        int cores = world.overlay().network().cores();
+        long runNanos = Duration.ofSeconds(durationS).toNanos();
         ResultJson.ObjectList rows = result.objects("rows");
         Map<String, double[]> cdfPush = new LinkedHashMap<>();
         Map<String, double[]> cdfPull = new LinkedHashMap<>();
@@ -172,7 +178,9 @@ public final class PushCachingScenario implements Scenario {
             for (int i = 0; i < counts.length; i++) {
                 List<SimulatedProxy> pushProxies = overlayProxies(world, gateways[0], remote.get(0), pushProvider, pushMode, origin,
                         pushUrls.get(i), replicaVertices, proxyVertices);
+                HostStages.Usage beforePush = HostStages.usage(world.overlay().network(), userStubHosts);
                 RunResult push = runUsers(world, origin, pushProxies, pushUrls.get(i), counts[i], think, durationS, random);
+                HostStages.Usage afterPush = HostStages.usage(world.overlay().network(), userStubHosts);
                 pushProxies.forEach(SimulatedProxy::stop);
                 progress.step();
                 List<RequestPath> uncached = new ArrayList<>();
@@ -183,7 +191,9 @@ public final class PushCachingScenario implements Scenario {
                 progress.step();
                 List<SimulatedProxy> recheckProxies = overlayProxies(world, gateways[1], remote.get(1), pullProvider, PushMode.NONE,
                         origin, pullUrls.get(i), replicaVertices, proxyVertices);
+                HostStages.Usage beforeRecheck = HostStages.usage(world.overlay().network(), userStubHosts);
                 RunResult recheck = runUsers(world, origin, recheckProxies, pullUrls.get(i), counts[i], think, durationS, random);
+                HostStages.Usage afterRecheck = HostStages.usage(world.overlay().network(), userStubHosts);
                 recheckProxies.forEach(SimulatedProxy::stop);
                 progress.step();
                 SampleSummary sp = SampleSummary.of(push.latenciesMs());
@@ -203,7 +213,12 @@ public final class PushCachingScenario implements Scenario {
                         .put("overlay_share_recheck", recheck.overlayShare())
                         .put("origin_fetches_recheck", recheck.originFetches())
                         // Closed loop: a user's rate is 1 / (think + latency), so this is what push's throughput must equal.
-                        .put("closed_loop_bound_push", counts[i] * 1000.0 / (think.toMillis() + sp.mean()));
+                        .put("closed_loop_bound_push", counts[i] * 1000.0 / (think.toMillis() + sp.mean()))
+                        // The busiest user-stub host's share of its cores during the run, and what its stages shed.
+                        .put("cpu_busiest_host_push", afterPush.maxUtilisationSince(beforePush, runNanos, cores))
+                        .put("stage_refusals_push", afterPush.refusedSince(beforePush))
+                        .put("cpu_busiest_host_recheck", afterRecheck.maxUtilisationSince(beforeRecheck, runNanos, cores))
+                        .put("stage_refusals_recheck", afterRecheck.refusedSince(beforeRecheck));
                 csv.row((long) counts[i], sp.p50(), sp.p95(), sn.p50(), sn.p95(), push.perSecond(), pull.perSecond(), sr.p50(),
                         sr.p95(), recheck.perSecond());
                 x[i] = counts[i];
@@ -310,6 +325,12 @@ public final class PushCachingScenario implements Scenario {
         double mean = ms.length / (double) durationS;
         double squares = Arrays.stream(perSecond).mapToDouble(n -> (n - mean) * (n - mean)).sum();
         return new RunResult(ms, fromOverlay[0], originFetches, mean, Math.sqrt(squares / Math.max(1, durationS - 1)));
+    }
+
+    private static List<Integer> concatInts(List<Integer> a, List<Integer> b) {
+        List<Integer> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
