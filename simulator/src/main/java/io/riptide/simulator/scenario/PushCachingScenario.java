@@ -54,8 +54,12 @@ import java.util.function.Function;
  * the gateway re-check ({@code recheck}). Overlay messages between stubs (inserts, pushes, hints) queue
  * on the stubs' 1.5 Mb/s uplinks unless {@code --links false}; the users' and the gateway's origin
  * fetches queue on the origin's own link only (the origin sits outside the simulated topology, as the
- * paper's bandwidth-restricted web server did). Measured per number of users: latency percentiles and
- * requests answered per second (mean and standard deviation over one-second bins, as Fig. 24).
+ * paper's bandwidth-restricted web server did). Every host runs its stages on 2 cores
+ * ({@link HostStages}): a request costs its proxy's host the front's, the access node's and the
+ * verification's measured service times, so a host's CPU bounds what its proxy serves ({@code cpu_model}
+ * in result.json says how each was calibrated). Measured per number of users: latency percentiles and
+ * requests answered per second (mean and standard deviation over one-second bins, as Fig. 24), and the
+ * busiest user-stub host's share of its cores.
  */
 public final class PushCachingScenario implements Scenario {
     @Override
