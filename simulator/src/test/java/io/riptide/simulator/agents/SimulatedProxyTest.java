@@ -87,6 +87,28 @@ class SimulatedProxyTest {
     }
 
     @Test
+    void aBurstSaturatesTheHostsCores() {
+        SimulatedProxy proxy = SimulatedProxies.of(world.overlay(), provider.publicKey(), direct).on(proxyVertex);
+        plant(genuine(1));
+        int burst = 3000;
+        List<ClientResult> answers = new ArrayList<>();
+        for (int i = 0; i < burst; i++) {
+            proxy.get(URL, answers::add);
+        }
+        world.run(Duration.ofSeconds(4));
+        assertEquals(burst, answers.size());
+        // The front and the access loop pace what reaches the verify stage, so its queue never fills:
+        // every request is a hit, and the host's two cores set the pace.
+        assertTrue(answers.stream().allMatch(r -> r.source() == ClientResult.Source.REPLICA));
+        assertEquals(0, proxy.cache().overloaded());
+        ServiceTimes t = ServiceTimes.MEASURED;
+        long perRequest = t.frontNanos() + t.accessNanos() + t.verifyNanos();
+        long slowest = answers.stream().mapToLong(ClientResult::latencyNanos).max().orElseThrow();
+        assertTrue(slowest >= burst * perRequest / 2, "slowest " + slowest + " ns");
+        assertTrue(slowest <= burst * perRequest / 2 + perRequest, "no idle core while work waits: slowest " + slowest + " ns");
+    }
+
+    @Test
     void tamperedForgedAndOlderReplicasAreRefusedCountedAndTheOriginAnswers() {
         SimulatedProxy proxy = SimulatedProxies.of(world.overlay(), provider.publicKey(), direct).on(proxyVertex);
         ClientResult throughTheOverlay = get(proxy);
