@@ -8,6 +8,7 @@ import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.PushMode;
+import io.riptide.core.runtime.sim.SimNetwork;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
@@ -69,7 +70,7 @@ public final class PushCachingScenario implements Scenario {
 
     @Override
     public String description() {
-        return "latency and throughput with and without push behind a slow origin link (--clients, --duration-s)";
+        return "latency and throughput with and without push behind a slow origin link (--clients, --duration-s, --cores)";
     }
 
     @Override
@@ -92,6 +93,8 @@ public final class PushCachingScenario implements Scenario {
         // Overlay messages between stubs queue on the 1.5 Mb/s stub uplinks unless --links false (the
         // figures before link queueing). The origin link is the scenario's own OriginLink either way.
         boolean links = options.getBoolean("links", true);
+        // Cores per host that the stages share: the 2 of the machines the service times were measured on.
+        int coresPerHost = options.getInt("cores", SimNetwork.DEFAULT_CORES, 1, 1024);
         double joinRate = options.getDouble("join-rate", Math.max(50, nodes / 20.0), 0.1, 100_000);
         Progress progress = context.progress();
         SplittableRandom random = context.random();
@@ -137,6 +140,10 @@ public final class PushCachingScenario implements Scenario {
         List<Integer> proxyVertices = local.subList(2 + replicas, 2 + replicas + accessNodes);
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, joinRate, Duration.ofSeconds(settle), agents,
                 links, progress);
+
+        // Before any user-stub host has used a stage (each takes its cores at its first event).
+        world.overlay().network().setCores(coresPerHost);
+        HostStages.define(world.overlay().network(), SimulatedProxies.PAPER);
 
         ResultJson result = new ResultJson()
                 .put("scenario", name())
