@@ -38,7 +38,12 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
      * cache on its loop: {@code config.verifyQueue()} copies may wait, and up to one thread per core verifies.
      */
     public static StageConfig verifyStage(OverlayCacheConfig config) {
-        return StageConfig.of(ProxyCache.VERIFY_STAGE, config.verifyQueue(), 1, Math.max(1, Runtime.getRuntime().availableProcessors()));
+        return verifyStage(config, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** {@link #verifyStage(OverlayCacheConfig)} on a host of {@code cores} cores (the simulator's hosts). */
+    public static StageConfig verifyStage(OverlayCacheConfig config, int cores) {
+        return StageConfig.of(ProxyCache.VERIFY_STAGE, config.verifyQueue(), 1, Math.max(1, cores));
     }
 
     /**

@@ -53,10 +53,20 @@ public record ServerSettings(
         stages = List.copyOf(stages);
     }
 
+    /** The crypto stage a node starts with unless told: 256 jobs may wait, up to 2 threads (CPU-bound work). */
+    public static StageConfig defaultCryptoStage() {
+        return StageConfig.of(CRYPTO_STAGE, 256, 1, 2);
+    }
+
+    /** The disk stage a node starts with unless told: 256 jobs may wait, up to 2 threads. */
+    public static StageConfig defaultDiskStage() {
+        return StageConfig.of(DISK_STAGE, 256, 1, 2);
+    }
+
     /** A plain storage and routing node that starts a new overlay, with default configuration. */
     public static ServerSettings of(SigningKey key, NodeAddress listen) {
         return new ServerSettings(key, listen, null, DolrConfig.defaults(), TransportConfig.defaults(),
-                List.of(StageConfig.of(CRYPTO_STAGE, 256, 1, 2), StageConfig.of(DISK_STAGE, 256, 1, 2)),
+                List.of(defaultCryptoStage(), defaultDiskStage()),
                 DolrCodec.create(), node -> OverlayApplication.NONE, null);
     }
 

@@ -6,23 +6,17 @@ import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.proxy.cache.InsertPolicy;
 import io.riptide.proxy.cache.OverlayCacheConfig;
-import io.riptide.proxy.cache.ProxyCache;
+import io.riptide.simulator.stages.HostStages;
 import java.util.List;
 
 /**
  * The browser proxies of one simulated experiment: the shipped proxy's cache on chosen nodes' hosts,
  * all trusting the same providers, reading the same origin and configured as a user's proxy is
- * (the paper's, {@link #PAPER}, or as the scenario says). Sets the verify stage's modelled
- * service time on the network once, so every copy any of them reads costs what verifying it costs.
+ * (the paper's, {@link #PAPER}, or as the scenario says). Defines the hosts' stages on the network
+ * ({@link HostStages}, with this configuration's verify queue), so every request any of them serves
+ * costs its host's cores what parsing, reading and verifying it costs, and a full verify stage sheds.
  */
 public final class SimulatedProxies {
-    /**
-     * What verifying one copy costs the verify stage: decode, SHA-256 of the body and Ed25519, as
-     * {@code ObjectSigningBenchmark.decodeAndVerify} measures it for a 1 KB object (77 µs,
-     * {@code benchmarks/RESULTS.md}); Ed25519 dominates, a body adds about 0.6 µs per KB.
-     */
-    public static final long VERIFY_NANOS = 77_000;
-
     private final SimulatedOverlay overlay;
     private final List<PublicKey> providers;
     private final SimulatedOrigin origin;
@@ -48,7 +42,7 @@ public final class SimulatedProxies {
         this.pushMode = pushMode;
         this.config = config;
         this.useBloom = useBloom;
-        overlay.network().setStageServiceTime(ProxyCache.VERIFY_STAGE, VERIFY_NANOS);
+        HostStages.define(overlay.network(), config);
     }
 
     /** Proxies trusting {@code provider}, going to {@code origin} on a miss, configured as the paper's ({@link #PAPER}). */

@@ -18,6 +18,7 @@ import io.riptide.proxy.cache.OverlayCacheConfig;
 import io.riptide.proxy.cache.ProxyCache;
 import io.riptide.proxy.cache.ProxyRequest;
 import io.riptide.proxy.revalidation.Revalidation;
+import io.riptide.simulator.stages.HostStages;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
@@ -46,13 +47,21 @@ public final class SimulatedProxy implements RequestPath {
         this.origin = origin;
         // On the heap: a simulation holds many proxies' tiers, and the bodies are only counted, never sent.
         this.memory = memoryBytes > 0 ? new MemoryCopies(memoryBytes, new UnpooledByteBufAllocator(false)) : null;
-        this.cache = new ProxyCache(env, new NodeAccess(node, useBloom), providers, config, pushMode, memory);
+        this.cache = new ProxyCache(env, new LoopAccess(env, new NodeAccess(node, useBloom)), providers, config, pushMode, memory);
         cache.start();
     }
 
     @Override
     public void get(String url, Consumer<ClientResult> done) {
         long start = env.nowNanos();
+        // The front's share of the request (parsing it, answering it) costs one of the host's cores
+        // first; the front's loops never refuse a request they have read, so neither does this stage.
+        if (!env.submit(HostStages.FRONT_STAGE, () -> null, (v, e) -> handle(url, start, done))) {
+            handle(url, start, done);
+        }
+    }
+
+    private void handle(String url, long start, Consumer<ClientResult> done) {
         ProxyRequest request = ProxyRequest.get(url, Headers.EMPTY);
         CacheStatus bypass = Cacheability.DEFAULTS.bypass(request);
         if (bypass != null) {

@@ -2,6 +2,8 @@ package io.riptide.simulator.overlay;
 
 import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.dolr.DolrCodec;
+import io.riptide.simulator.agents.SimulatedProxies;
+import io.riptide.simulator.stages.HostStages;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
@@ -34,6 +36,8 @@ public record AgentOverlay(TransitStubTopology topology, Simulation simulation, 
         if (links) {
             overlay.network().setLinks(topology, DolrCodec.create());
         }
+        // Every host runs its stages as a deployment's would (the gateway's crypto, the proxy's), on its cores.
+        HostStages.define(overlay.network(), SimulatedProxies.PAPER);
         int n = topology.hostCount();
         List<Integer> order = new ArrayList<>();
         for (int v = 0; v < n; v++) {

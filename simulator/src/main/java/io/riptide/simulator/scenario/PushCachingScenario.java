@@ -8,6 +8,7 @@ import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.PushMode;
+import io.riptide.core.runtime.sim.SimNetwork;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
@@ -30,6 +31,7 @@ import io.riptide.simulator.report.ResultJson;
 import io.riptide.simulator.report.SampleSummary;
 import io.riptide.simulator.report.Samples;
 import io.riptide.simulator.report.Series;
+import io.riptide.simulator.stages.HostStages;
 import io.riptide.simulator.topology.TopologyParams;
 import io.riptide.simulator.topology.TransitStubTopology;
 import java.time.Duration;
@@ -53,8 +55,12 @@ import java.util.function.Function;
  * the gateway re-check ({@code recheck}). Overlay messages between stubs (inserts, pushes, hints) queue
  * on the stubs' 1.5 Mb/s uplinks unless {@code --links false}; the users' and the gateway's origin
  * fetches queue on the origin's own link only (the origin sits outside the simulated topology, as the
- * paper's bandwidth-restricted web server did). Measured per number of users: latency percentiles and
- * requests answered per second (mean and standard deviation over one-second bins, as Fig. 24).
+ * paper's bandwidth-restricted web server did). Every host runs its stages on 2 cores
+ * ({@link HostStages}): a request costs its proxy's host the front's, the access node's and the
+ * verification's measured service times, so a host's CPU bounds what its proxy serves ({@code cpu_model}
+ * in result.json says how each was calibrated). Measured per number of users: latency percentiles and
+ * requests answered per second (mean and standard deviation over one-second bins, as Fig. 24), and the
+ * busiest user-stub host's share of its cores.
  */
 public final class PushCachingScenario implements Scenario {
     @Override
@@ -64,7 +70,7 @@ public final class PushCachingScenario implements Scenario {
 
     @Override
     public String description() {
-        return "latency and throughput with and without push behind a slow origin link (--clients, --duration-s)";
+        return "latency and throughput with and without push behind a slow origin link (--clients, --duration-s, --cores)";
     }
 
     @Override
@@ -87,6 +93,8 @@ public final class PushCachingScenario implements Scenario {
         // Overlay messages between stubs queue on the 1.5 Mb/s stub uplinks unless --links false (the
         // figures before link queueing). The origin link is the scenario's own OriginLink either way.
         boolean links = options.getBoolean("links", true);
+        // Cores per host that the stages share: the 2 of the machines the service times were measured on.
+        int coresPerHost = options.getInt("cores", SimNetwork.DEFAULT_CORES, 1, 1024);
         double joinRate = options.getDouble("join-rate", Math.max(50, nodes / 20.0), 0.1, 100_000);
         Progress progress = context.progress();
         SplittableRandom random = context.random();
@@ -133,6 +141,10 @@ public final class PushCachingScenario implements Scenario {
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, joinRate, Duration.ofSeconds(settle), agents,
                 links, progress);
 
+        // Before any user-stub host has used a stage (each takes its cores at its first event).
+        world.overlay().network().setCores(coresPerHost);
+        HostStages.define(world.overlay().network(), SimulatedProxies.PAPER);
+
         ResultJson result = new ResultJson()
                 .put("scenario", name())
                 .put("seed", context.seed())
@@ -154,6 +166,11 @@ public final class PushCachingScenario implements Scenario {
                 .put("nopush_system", "proxies without a cache: every request fetched over the origin link (paper section 6.8)")
                 .put("recheck_system", "overlay without push: a stale replica sends the user to the origin and hints the"
                         + " cache manager, which has the gateway re-check");
+        // The CPU model: every host's stages (proxy front, access node, verify, crypto) on its cores.
+        HostStages.describe(world.overlay().network(), result.object("cpu_model"));
+        List<Integer> userStubHosts = concatInts(replicaVertices, proxyVertices);
+        int cores = world.overlay().network().cores();
+        long runNanos = Duration.ofSeconds(durationS).toNanos();
         ResultJson.ObjectList rows = result.objects("rows");
         Map<String, double[]> cdfPush = new LinkedHashMap<>();
         Map<String, double[]> cdfPull = new LinkedHashMap<>();
@@ -172,7 +189,9 @@ public final class PushCachingScenario implements Scenario {
             for (int i = 0; i < counts.length; i++) {
                 List<SimulatedProxy> pushProxies = overlayProxies(world, gateways[0], remote.get(0), pushProvider, pushMode, origin,
                         pushUrls.get(i), replicaVertices, proxyVertices);
+                HostStages.Usage beforePush = HostStages.usage(world.overlay().network(), userStubHosts);
                 RunResult push = runUsers(world, origin, pushProxies, pushUrls.get(i), counts[i], think, durationS, random);
+                HostStages.Usage afterPush = HostStages.usage(world.overlay().network(), userStubHosts);
                 pushProxies.forEach(SimulatedProxy::stop);
                 progress.step();
                 List<RequestPath> uncached = new ArrayList<>();
@@ -183,7 +202,9 @@ public final class PushCachingScenario implements Scenario {
                 progress.step();
                 List<SimulatedProxy> recheckProxies = overlayProxies(world, gateways[1], remote.get(1), pullProvider, PushMode.NONE,
                         origin, pullUrls.get(i), replicaVertices, proxyVertices);
+                HostStages.Usage beforeRecheck = HostStages.usage(world.overlay().network(), userStubHosts);
                 RunResult recheck = runUsers(world, origin, recheckProxies, pullUrls.get(i), counts[i], think, durationS, random);
+                HostStages.Usage afterRecheck = HostStages.usage(world.overlay().network(), userStubHosts);
                 recheckProxies.forEach(SimulatedProxy::stop);
                 progress.step();
                 SampleSummary sp = SampleSummary.of(push.latenciesMs());
@@ -203,7 +224,12 @@ public final class PushCachingScenario implements Scenario {
                         .put("overlay_share_recheck", recheck.overlayShare())
                         .put("origin_fetches_recheck", recheck.originFetches())
                         // Closed loop: a user's rate is 1 / (think + latency), so this is what push's throughput must equal.
-                        .put("closed_loop_bound_push", counts[i] * 1000.0 / (think.toMillis() + sp.mean()));
+                        .put("closed_loop_bound_push", counts[i] * 1000.0 / (think.toMillis() + sp.mean()))
+                        // The busiest user-stub host's share of its cores during the run, and what its stages shed.
+                        .put("cpu_busiest_host_push", afterPush.maxUtilisationSince(beforePush, runNanos, cores))
+                        .put("stage_refusals_push", afterPush.refusedSince(beforePush))
+                        .put("cpu_busiest_host_recheck", afterRecheck.maxUtilisationSince(beforeRecheck, runNanos, cores))
+                        .put("stage_refusals_recheck", afterRecheck.refusedSince(beforeRecheck));
                 csv.row((long) counts[i], sp.p50(), sp.p95(), sn.p50(), sn.p95(), push.perSecond(), pull.perSecond(), sr.p50(),
                         sr.p95(), recheck.perSecond());
                 x[i] = counts[i];
@@ -310,6 +336,12 @@ public final class PushCachingScenario implements Scenario {
         double mean = ms.length / (double) durationS;
         double squares = Arrays.stream(perSecond).mapToDouble(n -> (n - mean) * (n - mean)).sum();
         return new RunResult(ms, fromOverlay[0], originFetches, mean, Math.sqrt(squares / Math.max(1, durationS - 1)));
+    }
+
+    private static List<Integer> concatInts(List<Integer> a, List<Integer> b) {
+        List<Integer> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

@@ -24,6 +24,7 @@ import io.riptide.simulator.overlay.AgentOverlay;
 import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.topology.TopologyParams;
 import io.riptide.simulator.topology.TransitStubTopology;
+import io.riptide.simulator.stages.ServiceTimes;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -72,15 +73,39 @@ class SimulatedProxyTest {
     }
 
     @Test
-    void aGenuineCopyIsAHitThatCostsTheVerification() {
+    void aGenuineCopyIsAHitThatCostsTheFrontTheAccessNodeAndTheVerification() {
         SimulatedProxy proxy = SimulatedProxies.of(world.overlay(), provider.publicKey(), direct).on(proxyVertex);
-        plant(genuine(1)); // on the proxy's own node: no hops, so the read costs exactly the verification
+        plant(genuine(1)); // on the proxy's own node: no hops, so the read costs exactly the host's stages' service times
         ClientResult r = get(proxy);
         assertEquals(ClientResult.Source.REPLICA, r.source());
         assertEquals(0, r.hops());
-        assertEquals(SimulatedProxies.VERIFY_NANOS, r.latencyNanos(), "a local hit costs the verify stage's service time");
+        ServiceTimes t = ServiceTimes.MEASURED;
+        assertEquals(t.frontNanos() + t.accessNanos() + t.verifyNanos(), r.latencyNanos(),
+                "a local hit costs the front's, the access node's and the verify stage's service times");
         assertEquals(SIZE, r.bodyBytes());
         assertEquals(0, proxy.cache().refused());
+    }
+
+    @Test
+    void aBurstSaturatesTheHostsCores() {
+        SimulatedProxy proxy = SimulatedProxies.of(world.overlay(), provider.publicKey(), direct).on(proxyVertex);
+        plant(genuine(1));
+        int burst = 3000;
+        List<ClientResult> answers = new ArrayList<>();
+        for (int i = 0; i < burst; i++) {
+            proxy.get(URL, answers::add);
+        }
+        world.run(Duration.ofSeconds(4));
+        assertEquals(burst, answers.size());
+        // The front and the access loop pace what reaches the verify stage, so its queue never fills:
+        // every request is a hit, and the host's two cores set the pace.
+        assertTrue(answers.stream().allMatch(r -> r.source() == ClientResult.Source.REPLICA));
+        assertEquals(0, proxy.cache().overloaded());
+        ServiceTimes t = ServiceTimes.MEASURED;
+        long perRequest = t.frontNanos() + t.accessNanos() + t.verifyNanos();
+        long slowest = answers.stream().mapToLong(ClientResult::latencyNanos).max().orElseThrow();
+        assertTrue(slowest >= burst * perRequest / 2, "slowest " + slowest + " ns");
+        assertTrue(slowest <= burst * perRequest / 2 + perRequest, "no idle core while work waits: slowest " + slowest + " ns");
     }
 
     @Test

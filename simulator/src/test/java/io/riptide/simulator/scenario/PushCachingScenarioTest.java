@@ -2,6 +2,7 @@ package io.riptide.simulator.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,6 +69,22 @@ class PushCachingScenarioTest {
         }
         assertTrue(json.has("target_met"));
         assertTrue(json.get("links").asBoolean(), "link queueing is on by default");
+    }
+
+    @Test
+    void theCpuModelSaysHowEachStageWasCalibratedAndWhatTheHostsUsed() {
+        JsonNode cpu = json.get("cpu_model");
+        assertEquals(2, cpu.get("cores_per_host").asInt());
+        assertEquals(4, cpu.get("stages").size());
+        for (JsonNode stage : cpu.get("stages")) {
+            assertTrue(stage.get("service_us").asDouble() > 0, stage.toString());
+            assertTrue(stage.get("threads").asInt() >= 1, stage.toString());
+            assertFalse(stage.get("measured_by").asText().isBlank(), stage.toString());
+        }
+        // More users, more work for the busiest proxy host, none of it shed at these loads.
+        assertTrue(at(most, "cpu_busiest_host_push") > at(fewest, "cpu_busiest_host_push"));
+        assertTrue(at(most, "cpu_busiest_host_push") < 1);
+        assertEquals(0, at(most, "stage_refusals_push"));
     }
 
     @Test

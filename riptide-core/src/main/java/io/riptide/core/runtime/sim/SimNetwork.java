@@ -37,12 +37,16 @@ import java.util.function.IntPredicate;
 public final class SimNetwork {
     /** How long a message may wait for a queued link before the link's buffer overflows: one second. */
     public static final long DEFAULT_BUFFER_NANOS = 1_000_000_000L;
+    /** Cores per simulated host unless set: the 2 of the machines Riptide's figures are measured on. */
+    public static final int DEFAULT_CORES = 2;
 
     private final Simulation sim;
     private final LatencyModel latency;
     // Indexed by vertex: looked up for every message delivered.
     private final List<SimEnv> hosts = new ArrayList<>();
     private final Map<String, Long> stageServiceNanos = new HashMap<>();
+    private final Map<String, SimStageSpec> stageSpecs = new HashMap<>();
+    private int cores = DEFAULT_CORES;
     // Wire checks run for every simulated message: leak tracking of these short-lived buffers would
     // cost more than the simulation itself, and each one is released in the same method.
     private final UnpooledByteBufAllocator unpooledUntracked = new UnpooledByteBufAllocator(false, true);
@@ -211,13 +215,49 @@ public final class SimNetwork {
         this.observer = observer;
     }
 
-    /** Models work handed to {@code stage} as taking {@code nanos} of virtual time. */
+    /**
+     * Models work handed to {@code stage}, a stage not {@linkplain #defineStage defined}, as taking
+     * {@code nanos} of virtual time, unbounded and using no core (the model before stages were
+     * defined; kept for tests that need only a delay).
+     */
     public void setStageServiceTime(String stage, long nanos) {
         stageServiceNanos.put(stage, nanos);
     }
 
     long stageServiceNanos(String stage) {
         return stageServiceNanos.getOrDefault(stage, 0L);
+    }
+
+    /**
+     * Gives every host the stage {@code spec} describes: its queue bound and threads as over TCP, and
+     * its service time on the host's cores. A host builds the stage when it first submits to it, from
+     * the definition at that time, so define stages before the agents that use them start.
+     */
+    public void defineStage(SimStageSpec spec) {
+        stageSpecs.put(spec.name(), spec);
+    }
+
+    /** The definition of {@code stage}, or null if it is not modelled. */
+    public SimStageSpec stageSpec(String stage) {
+        return stageSpecs.get(stage);
+    }
+
+    /** Sets how many cores each host's stages share, for hosts that have not used a stage yet. */
+    public void setCores(int cores) {
+        if (cores < 1) {
+            throw new IllegalArgumentException("a host needs at least one core, got " + cores);
+        }
+        this.cores = cores;
+    }
+
+    /** Cores per host. */
+    public int cores() {
+        return cores;
+    }
+
+    /** The host at {@code vertex} (live or not), or null if none was started there. */
+    public SimEnv env(int vertex) {
+        return host(vertex);
     }
 
     /**
