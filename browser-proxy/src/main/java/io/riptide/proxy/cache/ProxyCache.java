@@ -67,6 +67,9 @@ public final class ProxyCache {
     private final java.util.concurrent.atomic.LongAdder kept = new java.util.concurrent.atomic.LongAdder();
     private final Map<RejectReason, Long> refused = new EnumMap<>(RejectReason.class);
     private final SharedReads reads;
+    /** Replies being verified, by identity (one shared read's waiters hold the same reply), and who waits. */
+    private final Map<ObjectRead, List<java.util.function.BiConsumer<ReplicaCheck.Verified, Throwable>>> verifying =
+            new java.util.IdentityHashMap<>();
     private long lookups;
     private long hits;
     private long overloaded;
@@ -215,19 +218,43 @@ public final class ProxyCache {
                 done.accept(LookupResult.forward(CacheStatus.forward("miss", detail(reply.failure()))));
                 return;
             }
-            boolean queued = env.submit(VERIFY_STAGE, () -> check.check(key, url, guid, expected, request.headers(), reply.data()),
-                    (checked, error) -> {
-                        if (error != null) {
-                            done.accept(LookupResult.forward(CacheStatus.forward("miss", "error")));
-                        } else {
-                            checked(key, request, url, guid, reply, checked, start, done);
-                        }
-                    });
-            if (!queued) {
-                overloaded++;
-                done.accept(LookupResult.forward(CacheStatus.forward("bypass", "overloaded")));
-            }
+            verified(guid, expected, reply, (verified, error) -> {
+                if (error == null && verified == null) {
+                    overloaded++;
+                    done.accept(LookupResult.forward(CacheStatus.forward("bypass", "overloaded")));
+                } else if (error != null) {
+                    done.accept(LookupResult.forward(CacheStatus.forward("miss", "error")));
+                } else {
+                    checked(key, request, url, guid, reply,
+                            ReplicaCheck.select(verified, key, url, expected, request.headers()), start, done);
+                }
+            });
         });
+    }
+
+    /**
+     * Verifies {@code reply} on the verify stage once, however many requests waited on that one read
+     * ({@link SharedReads} hands each the same reply): a crowd's copies are checked once, not once per
+     * request, and do not fill the stage's queue. {@code done} gets (null, null) if the stage was full.
+     */
+    private void verified(Id guid, VariantKey expected, ObjectRead reply,
+                          java.util.function.BiConsumer<ReplicaCheck.Verified, Throwable> done) {
+        List<java.util.function.BiConsumer<ReplicaCheck.Verified, Throwable>> waiting = verifying.get(reply);
+        if (waiting != null) {
+            waiting.add(done);
+            return;
+        }
+        List<java.util.function.BiConsumer<ReplicaCheck.Verified, Throwable>> mine = new java.util.ArrayList<>(1);
+        mine.add(done);
+        verifying.put(reply, mine);
+        boolean queued = env.submit(VERIFY_STAGE, () -> check.verify(guid, expected, reply.data()), (verified, error) -> {
+            verifying.remove(reply);
+            mine.forEach(w -> w.accept(verified, error));
+        });
+        if (!queued) {
+            verifying.remove(reply);
+            mine.forEach(w -> w.accept(null, null));
+        }
     }
 
     private void checked(PublicKey key, ProxyRequest request, CanonicalUrl url, Id guid, ObjectRead reply,

@@ -50,7 +50,23 @@ final class ReplicaCheck {
     }
 
     /** Refused: tampered, forged, an older version, or not decodable. */
-    record Refused(RejectReason reason, String message) implements Checked {
+    record Refused(RejectReason reason, String message) implements Checked, Verified {
+    }
+
+    /**
+     * What the signatures say of a replica's bytes, whoever asked: the costly half of a check (on the
+     * verify stage), shared by every request that waited on the same read. {@link #select} then
+     * answers each request from it.
+     */
+    sealed interface Verified permits VerifiedObject, VerifiedRecord, Refused {
+    }
+
+    /** A genuine copy; {@code heartbeatValid} if its heartbeat verified too. */
+    record VerifiedObject(CachedCopy copy, boolean heartbeatValid) implements Verified {
+    }
+
+    /** A genuine variant record. */
+    record VerifiedRecord(VariantRecord record) implements Verified {
     }
 
     private final VerifiedSignatures signatures = new VerifiedSignatures();
@@ -73,9 +89,23 @@ final class ReplicaCheck {
      * the response selected by {@code expected} should answer ({@link VariantKey#NONE} at the base GUID).
      */
     Checked check(PublicKey provider, CanonicalUrl url, Id guid, VariantKey expected, Headers request, byte[] data) {
+        return select(verify(guid, expected, data), provider, url, expected, request);
+    }
+
+    /** The signatures' verdict on {@code data}, read for {@code guid} (a variant's, unless {@code expected} is NONE). */
+    Verified verify(Id guid, VariantKey expected, byte[] data) {
         if (VariantRecord.isVariantRecord(data)) {
-            return expected.equals(VariantKey.NONE) ? record(provider, url, guid, request, data)
-                    : new Refused(RejectReason.WRONG_GUID, "a variant record where a variant's copy belongs");
+            if (!expected.equals(VariantKey.NONE)) {
+                return new Refused(RejectReason.WRONG_GUID, "a variant record where a variant's copy belongs");
+            }
+            VariantRecord record;
+            try {
+                record = VariantRecord.fromBytes(data);
+            } catch (ObjectFormatException e) {
+                return new Refused(RejectReason.MALFORMED, e.getMessage());
+            }
+            Verification v = verifier.verifyVariantRecord(record, guid);
+            return v instanceof Verification.Rejected r ? new Refused(r.reason(), r.message()) : new VerifiedRecord(record);
         }
         CachedCopy copy;
         try {
@@ -87,31 +117,30 @@ final class ReplicaCheck {
         if (v instanceof Verification.Rejected r) {
             return new Refused(r.reason(), r.message());
         }
-        if (!Variants.matches(copy.object().certificate().headers(), expected, request)) {
+        boolean heartbeat = copy.heartbeat().isPresent()
+                && verifier.verifyHeartbeat(copy.heartbeat().get(), copy.object().certificate()).ok();
+        return new VerifiedObject(copy, heartbeat);
+    }
+
+    /** What a verified replica is to one request: cheap header comparisons, done per request on the loop. */
+    static Checked select(Verified verified, PublicKey provider, CanonicalUrl url, VariantKey expected, Headers request) {
+        if (verified instanceof Refused r) {
+            return r;
+        }
+        if (verified instanceof VerifiedRecord v) {
+            VariantRecord record = v.record();
+            // A record never names "*" (its constructor refuses it), so every request has a key.
+            VariantKey variant = Variants.key(record.varyFields(), request).orElseThrow();
+            // The record's own provider names the variant: a record vouches only for its signer's copies.
+            return new Record(ObjectNames.objectGuid(provider, url.value(), variant.toString()), variant, record.version(),
+                    record.varyFields());
+        }
+        VerifiedObject o = (VerifiedObject) verified;
+        if (!Variants.matches(o.copy().object().certificate().headers(), expected, request)) {
             // Genuine, but its own Vary does not select it for this request: say, the origin changed its
             // Vary after the record was signed. Never serve another request's variant.
             return new Mismatch();
         }
-        boolean heartbeat = copy.heartbeat().isPresent()
-                && verifier.verifyHeartbeat(copy.heartbeat().get(), copy.object().certificate()).ok();
-        return new Copy(copy, heartbeat);
-    }
-
-    private Checked record(PublicKey provider, CanonicalUrl url, Id base, Headers request, byte[] data) {
-        VariantRecord record;
-        try {
-            record = VariantRecord.fromBytes(data);
-        } catch (ObjectFormatException e) {
-            return new Refused(RejectReason.MALFORMED, e.getMessage());
-        }
-        Verification v = verifier.verifyVariantRecord(record, base);
-        if (v instanceof Verification.Rejected r) {
-            return new Refused(r.reason(), r.message());
-        }
-        // A record never names "*" (its constructor refuses it), so every request has a key.
-        VariantKey variant = Variants.key(record.varyFields(), request).orElseThrow();
-        // The record's own provider names the variant: a record vouches only for its signer's copies.
-        return new Record(ObjectNames.objectGuid(provider, url.value(), variant.toString()), variant, record.version(),
-                record.varyFields());
+        return new Copy(o.copy(), o.heartbeatValid());
     }
 }
