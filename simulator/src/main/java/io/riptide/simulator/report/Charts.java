@@ -83,6 +83,38 @@ public final class Charts {
         save(chart, png);
     }
 
+    /**
+     * Counts stacked into one bar per category (e.g. seeds that met and missed a target), whole
+     * numbers on the y axis, series drawn in {@code colours} (one per series, in order), legend
+     * beside the plot so it never hides a bar.
+     */
+    public void stackedCounts(Path png, String title, String xLabel, String yLabel, List<String> categories,
+            Map<String, double[]> countsBySeries, List<java.awt.Color> colours) throws IOException {
+        CategoryChart chart = categoryChart(title, xLabel, yLabel);
+        chart.getStyler().setStacked(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setYAxisDecimalPattern("#0").setYAxisMin(0.0);
+        double top = 0;
+        for (int i = 0; i < categories.size(); i++) {
+            double sum = 0;
+            for (double[] v : countsBySeries.values()) {
+                sum += v[i];
+            }
+            top = Math.max(top, sum);
+        }
+        // Ticks at whole counts only: XChart would otherwise put them at halves for small counts.
+        chart.getStyler().setYAxisMax(Math.max(1.0, top)).setYAxisTickMarkSpacingHint(Math.max(20, 400 / (int) Math.max(1, top)));
+        chart.getStyler().setSeriesColors(colours.toArray(java.awt.Color[]::new));
+        for (Map.Entry<String, double[]> e : countsBySeries.entrySet()) {
+            if (e.getValue().length != categories.size()) {
+                throw new IllegalArgumentException("series '" + e.getKey() + "' has " + e.getValue().length
+                        + " values for " + categories.size() + " categories");
+            }
+            chart.addSeries(e.getKey(), categories, boxed(e.getValue()));
+        }
+        save(chart, png);
+    }
+
     /** A histogram: one bar per bin, labelled with the bin's lower edge. */
     public void histogram(Path png, String title, String xLabel, String seriesName, BinnedCounts bins) throws IOException {
         CategoryChart chart = categoryChart(title, xLabel, "count");

@@ -4,6 +4,7 @@ import io.riptide.simulator.paper.PaperFigure;
 import io.riptide.simulator.paper.ReportHtml;
 import io.riptide.simulator.paper.TargetFields;
 import io.riptide.simulator.report.Charts;
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +24,9 @@ import static io.riptide.simulator.paper.ReportHtml.esc;
 public final class SeedsReport {
     /** The chart of seeds met per figure. */
     public static final String CHART = "seeds-met.png";
+    /** The report's own colours for met and missed, so the chart reads like the tables. */
+    private static final Color MET = new Color(0x17, 0x6f, 0x2c);
+    private static final Color MISSED = new Color(0xb3, 0x26, 0x1e);
 
     private SeedsReport() {
     }
@@ -132,7 +136,7 @@ public final class SeedsReport {
         Map<String, double[]> bars = new LinkedHashMap<>();
         bars.put("target met", met);
         bars.put("target missed", missed);
-        new Charts(1000, 500).bar(png, "Seeds meeting each figure's target (" + summary.runs().size() + " of "
-                + summary.seeds().size() + " seeds run)", "figure", "seeds", labels, bars);
+        new Charts(1200, 500).stackedCounts(png, "Seeds meeting each figure's target (" + summary.runs().size() + " of "
+                + summary.seeds().size() + " seeds run)", "figure", "seeds", labels, bars, List.of(MET, MISSED));
     }
 }
