@@ -41,6 +41,9 @@ final class SimulateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** The seed when neither --seed nor --seeds is given; the help text says it too. */
+    private static final long DEFAULT_SEED = 1;
+
     // No picocli default: null tells "not given" apart from "--seed 1", which --seeds must refuse.
     @Option(names = "--seed", paramLabel = "S", description = "Seed for all randomness; same seed, same result.json (default: 1).")
     private Long seed;
@@ -121,7 +124,7 @@ final class SimulateCommand implements Callable<Integer> {
         Set<String> unreadOptions;
         try {
             unreadOptions = seeds == null
-                    ? SingleSeedRun.run(scenario, seed == null ? 1 : seed, out, options, progress)
+                    ? SingleSeedRun.run(scenario, seed == null ? DEFAULT_SEED : seed, out, options, progress)
                     : new SeedsRun(scenario, options, progress, err).run(seeds, out);
         } catch (ScenarioOptionException e) {
             throw usage(e.getMessage());
@@ -130,7 +133,7 @@ final class SimulateCommand implements Callable<Integer> {
             err.println("warning: scenario '" + name + "' did not use option --" + unread);
         }
         err.flush();
-        String seedText = seeds == null ? "seed " + (seed == null ? 1 : seed) : "seeds " + seeds.text();
+        String seedText = seeds == null ? "seed " + (seed == null ? DEFAULT_SEED : seed) : "seeds " + seeds.text();
         stdout.println("Results of '" + name + "' (" + seedText + ") in " + out.toAbsolutePath().normalize() + ":");
         try (Stream<Path> files = Files.list(out)) {
             files.map(p -> p.getFileName().toString()).sorted().forEach(f -> stdout.println("  " + f));
