@@ -13,7 +13,7 @@ public final class TargetFields {
     private static final Map<String, List<String>> FIELDS = Map.ofEntries(
             Map.entry("service-location", List.of("share_within_1_25x_nearest")),
             Map.entry("hit-latency", List.of("riptide_bloom_p80_ms", "proxy_cache_p80_ms", "riptide_bloom_failed")),
-            Map.entry("service-discovery", List.of("shift_interval_s")),
+            Map.entry("service-discovery", List.of("shift_interval_s", "shift_interval_s_manager2", "shift_interval_s_manager3")),
             Map.entry("flash-crowd", List.of("first_interval_requests_per_new_replica", "origin_fetches_hot_doc", "stubs")),
             Map.entry("placement-load", List.of("max_node_requests_local", "max_node_requests_climb", "busiest_ratio")),
             Map.entry("dissemination", List.of("max_ratio", "replicas_unattached", "replicas_not_updated")),
