@@ -84,26 +84,21 @@ public final class Charts {
     }
 
     /**
-     * Counts stacked into one bar per category (e.g. seeds that met and missed a target), whole
-     * numbers on the y axis, series drawn in {@code colours} (one per series, in order), legend
-     * beside the plot so it never hides a bar.
+     * Counts stacked into one bar per category (e.g. seeds that met and missed a target), on a y axis
+     * from 0 to {@code yMax} with whole-number ticks, series drawn in {@code colours} (one per series,
+     * in order), legend beside the plot so it never hides a bar.
      */
     public void stackedCounts(Path png, String title, String xLabel, String yLabel, List<String> categories,
-            Map<String, double[]> countsBySeries, List<java.awt.Color> colours) throws IOException {
+            Map<String, double[]> countsBySeries, double yMax, List<java.awt.Color> colours) throws IOException {
         CategoryChart chart = categoryChart(title, xLabel, yLabel);
         chart.getStyler().setStacked(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-        chart.getStyler().setYAxisDecimalPattern("#0").setYAxisMin(0.0);
-        double top = 0;
-        for (int i = 0; i < categories.size(); i++) {
-            double sum = 0;
-            for (double[] v : countsBySeries.values()) {
-                sum += v[i];
-            }
-            top = Math.max(top, sum);
-        }
-        // Ticks at whole counts only: XChart would otherwise put them at halves for small counts.
-        chart.getStyler().setYAxisMax(Math.max(1.0, top)).setYAxisTickMarkSpacingHint(Math.max(20, 400 / (int) Math.max(1, top)));
+        double top = Math.max(1.0, yMax);
+        // Ticks at whole counts only: XChart's spacing is in pixels, so ask for a bit less than one
+        // count's height (the plot is about the chart's height less 150 px of title and labels).
+        int countPixels = (int) ((height - 150) / top);
+        chart.getStyler().setYAxisDecimalPattern("#0").setYAxisMin(0.0).setYAxisMax(top)
+                .setYAxisTickMarkSpacingHint(Math.max(20, countPixels * 4 / 5));
         chart.getStyler().setSeriesColors(colours.toArray(java.awt.Color[]::new));
         for (Map.Entry<String, double[]> e : countsBySeries.entrySet()) {
             if (e.getValue().length != categories.size()) {

@@ -43,9 +43,11 @@ public final class SeedsReport {
         String title = paper ? "Riptide: the paper's section 6, redrawn at " + summary.seeds().size() + " seeds"
                 : "Riptide: " + summary.scenario() + " at " + summary.seeds().size() + " seeds";
         StringBuilder html = new StringBuilder(ReportHtml.head(title));
+        // While a run goes on, counts are out of the seeds run so far, which the page says.
+        boolean partial = summary.runs().size() < summary.seeds().size();
         html.append("<h1>").append(esc(title)).append("</h1>\n<p>Seeds ").append(summary.seeds().text()).append("; ")
                 .append(summary.runs().size()).append(" of ").append(summary.seeds().size()).append(" run")
-                .append(summary.runs().size() < summary.seeds().size() ? " so far" : "")
+                .append(partial ? " so far" : "")
                 .append(". Each seed ran on its own into <code>seed-N/</code> with its own report, <code>result.json</code>, CSV and charts. ")
                 .append("Every seed is shown, met or missed. The top-level <code>result.json</code> carries the first seed's figures ")
                 .append("plus <code>per_seed</code>.</p>\n");
@@ -56,12 +58,11 @@ public final class SeedsReport {
         html.append("</tr>\n");
         int everySeed = 0;
         for (FigureOutcomes f : summary.figures()) {
-            boolean all = f.met() == summary.seeds().size();
+            boolean all = f.met() == f.seeds().size();
             everySeed += all ? 1 : 0;
             html.append("<tr><td><a href=\"#").append(f.figure().scenario()).append("\">").append(esc(f.figure().figure()))
                     .append("</a></td><td><code>").append(f.figure().scenario()).append("</code></td><td class=\"")
-                    .append(all ? "met" : "missed").append("\">").append(f.met()).append(" of ").append(summary.seeds().size())
-                    .append("</td>");
+                    .append(all ? "met" : "missed").append("\">").append(seedsMet(f)).append("</td>");
             for (SeedOutcome o : f.seeds()) {
                 html.append("<td class=\"").append(o.met() ? "met" : "missed").append("\">").append(o.met() ? "met" : shortVerdict(o))
                         .append("</td>");
@@ -69,7 +70,7 @@ public final class SeedsReport {
             html.append("</tr>\n");
         }
         html.append("</table>\n<p>").append(everySeed).append(" of ").append(summary.figures().size())
-                .append(" targets met at every seed.</p>\n");
+                .append(" targets met at every seed").append(partial ? " run so far" : "").append(".</p>\n");
         if (paper && Files.exists(out.resolve(CHART))) {
             html.append("<p><img src=\"").append(CHART).append("\" alt=\"seeds meeting each figure's target\"></p>\n");
         }
@@ -86,8 +87,8 @@ public final class SeedsReport {
         html.append("<section id=\"").append(figure.scenario()).append("\"><h2>").append(esc(figure.figure())).append(": ")
                 .append(esc(figure.measured())).append("</h2>\n<table><tr><th>paper</th><td>").append(esc(figure.paperResult()))
                 .append("</td></tr><tr><th>our target</th><td>").append(esc(figure.target())).append("</td></tr>")
-                .append("<tr><th>seeds met</th><td class=\"").append(f.met() == summary.seeds().size() ? "met" : "missed").append("\">")
-                .append(f.met()).append(" of ").append(summary.seeds().size()).append("</td></tr></table>\n");
+                .append("<tr><th>seeds met</th><td class=\"").append(f.met() == f.seeds().size() ? "met" : "missed").append("\">")
+                .append(seedsMet(f)).append("</td></tr></table>\n");
         html.append("<table><tr><th>seed</th><th>verdict</th>");
         for (String field : fields) {
             html.append("<th><code>").append(esc(field)).append("</code></th>");
@@ -120,6 +121,11 @@ public final class SeedsReport {
         html.append("</section>\n");
     }
 
+    /** "4 of 5": seeds that met the figure's target, of the seeds run. */
+    private static String seedsMet(FigureOutcomes f) {
+        return f.met() + " of " + f.seeds().size();
+    }
+
     private static String shortVerdict(SeedOutcome o) {
         return o.result() == null ? "not run" : o.hasVerdict() ? "missed" : "no target";
     }
@@ -137,6 +143,6 @@ public final class SeedsReport {
         bars.put("target met", met);
         bars.put("target missed", missed);
         new Charts(1200, 500).stackedCounts(png, "Seeds meeting each figure's target (" + summary.runs().size() + " of "
-                + summary.seeds().size() + " seeds run)", "figure", "seeds", labels, bars, List.of(MET, MISSED));
+                + summary.seeds().size() + " seeds run)", "figure", "seeds", labels, bars, summary.seeds().size(), List.of(MET, MISSED));
     }
 }

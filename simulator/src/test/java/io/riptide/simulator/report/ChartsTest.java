@@ -36,7 +36,7 @@ class ChartsTest {
         Map<String, double[]> verdicts = new LinkedHashMap<>();
         verdicts.put("met", new double[] {2, 0});
         verdicts.put("missed", new double[] {0, 2});
-        charts.stackedCounts(dir.resolve("stacked.png"), "Stacked", "figure", "seeds", List.of("a", "b"), verdicts,
+        charts.stackedCounts(dir.resolve("stacked.png"), "Stacked", "figure", "seeds", List.of("a", "b"), verdicts, 2,
                 List.of(java.awt.Color.GREEN, java.awt.Color.RED));
         for (String name : List.of("line.png", "cdf.png", "bar.png", "sub/hist.png", "stacked.png")) {
             byte[] bytes = Files.readAllBytes(dir.resolve(name));

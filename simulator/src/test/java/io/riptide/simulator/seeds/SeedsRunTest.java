@@ -176,4 +176,21 @@ class SeedsRunTest {
         assertFalse(none.get("target_met_every_seed").asBoolean());
         assertFalse(Files.exists(dir.resolve("none/report.html")), "no figure, no report");
     }
+
+    @Test
+    void aRunCutShortSaysHowManySeedsRanAndCountsOutOfThose() throws Exception {
+        runner(new PaperScenario(fakes()), Map.of("only", "service-location,hit-latency")).run(SeedList.parse("1-2"), dir);
+        // As the summary stood after the first two of five seeds.
+        SeedSummary partial = SeedSummary.collect(dir, "paper", SeedList.parse("1-5"), List.of(1L, 2L));
+        partial.writeJson(dir);
+        SeedsReport.write(dir, partial);
+        JsonNode top = json(dir.resolve("result.json"));
+        assertEquals("[1,2,3,4,5]", top.get("seeds").toString());
+        assertEquals(2, top.get("seeds_run").asLong());
+        assertFalse(top.get("target_met_every_seed").asBoolean(), "seeds not run are not met");
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("Seeds 1, 2, 3, 4, 5; 2 of 5 run so far."), html);
+        assertTrue(html.contains("<td class=\"met\">2 of 2</td>") && html.contains("<td class=\"missed\">1 of 2</td>"), html);
+        assertTrue(html.contains("1 of 2 targets met at every seed run so far."), html);
+    }
 }
