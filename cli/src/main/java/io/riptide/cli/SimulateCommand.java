@@ -2,10 +2,11 @@ package io.riptide.cli;
 
 import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.scenario.Scenario;
-import io.riptide.simulator.scenario.ScenarioContext;
 import io.riptide.simulator.scenario.ScenarioOptionException;
-import io.riptide.simulator.scenario.ScenarioOptions;
 import io.riptide.simulator.scenario.Scenarios;
+import io.riptide.simulator.seeds.SeedList;
+import io.riptide.simulator.seeds.SeedsRun;
+import io.riptide.simulator.seeds.SingleSeedRun;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -23,7 +25,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code riptide simulate <scenario> --seed S --out DIR [--key value ...]}: runs one named scenario. */
+/**
+ * {@code riptide simulate <scenario> --seed S --out DIR [--key value ...]}: runs one named scenario, or
+ * with {@code --seeds LIST} runs it once per seed and sums the seeds up.
+ */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
         description = {"Runs a simulated experiment and writes result.json, CSV and charts to --out.",
             "Same seed, same results. Options other than those below go to the scenario, as --key value (after "
@@ -36,9 +41,17 @@ final class SimulateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--seed", paramLabel = "S", description = "Seed for all randomness; same seed, same result.json (default: ${DEFAULT-VALUE}).",
-            defaultValue = "1")
-    private long seed;
+    /** The seed when neither --seed nor --seeds is given; the help text says it too. */
+    private static final long DEFAULT_SEED = 1;
+
+    // No picocli default: null tells "not given" apart from "--seed 1", which --seeds must refuse.
+    @Option(names = "--seed", paramLabel = "S", description = "Seed for all randomness; same seed, same result.json (default: 1).")
+    private Long seed;
+
+    @Option(names = "--seeds", paramLabel = "LIST", converter = SeedsConverter.class,
+            description = "Run once per seed, e.g. 1-5 or 1,2,3, each into DIR/seed-N/; DIR/result.json (the first seed's "
+                    + "figures plus per_seed) and report.html cover every seed. Not with --seed (default: one run, --seed).")
+    private SeedList seeds;
 
     @Option(names = "--out", paramLabel = "DIR", required = true, description = "Directory for the results, created if missing (required).")
     private Path out;
@@ -67,8 +80,9 @@ final class SimulateCommand implements Callable<Integer> {
         footer.addAll(wrap("", "Scenarios that build an overlay also take --hosts-per-stub N, --join-rate PER_S, --settle-s S and "
                 + "--links true|false (queue messages between stubs on the 1.5 Mb/s stub uplinks, as the paper's network; on by default in every scenario; --links false gives the latency-only figures)."));
         footer.add("");
-        footer.add("Example:");
+        footer.add("Examples:");
         footer.add("  riptide simulate topology --nodes 200 --out results/topology --samples 10000");
+        footer.add("  riptide simulate paper --seeds 1-5 --out results/paper-seeds");
         cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
         return cl;
     }
@@ -99,25 +113,28 @@ final class SimulateCommand implements Callable<Integer> {
         if (nodes != null) {
             options.put("nodes", Integer.toString(nodes));
         }
+        if (seed != null && seeds != null) {
+            throw usage("--seed and --seeds cannot be given together: --seed S runs one seed into --out, --seeds LIST runs "
+                    + "each seed into --out/seed-N/");
+        }
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         Files.createDirectories(out);
-        ScenarioOptions scenarioOptions = new ScenarioOptions(options);
+        Progress progress = new Progress(err, terminal);
+        Set<String> unreadOptions;
         try {
-            scenario.run(new ScenarioContext(seed, out, scenarioOptions, new Progress(err, terminal)));
+            unreadOptions = seeds == null
+                    ? SingleSeedRun.run(scenario, seed == null ? DEFAULT_SEED : seed, out, options, progress)
+                    : new SeedsRun(scenario, options, progress, err).run(seeds, out);
         } catch (ScenarioOptionException e) {
             throw usage(e.getMessage());
         }
-        // Every scenario with a figure in EXPERIMENTS.md also gets its one-figure report.html.
-        var figure = io.riptide.simulator.paper.PaperFigures.find(name);
-        if (figure.isPresent() && Files.exists(out.resolve("result.json"))) {
-            io.riptide.simulator.paper.PaperReport.writeSingle(out, seed, figure.get());
-        }
-        for (String unread : scenarioOptions.unread()) {
+        for (String unread : unreadOptions) {
             err.println("warning: scenario '" + name + "' did not use option --" + unread);
         }
         err.flush();
-        stdout.println("Results of '" + name + "' (seed " + seed + ") in " + out.toAbsolutePath().normalize() + ":");
+        String seedText = seeds == null ? "seed " + (seed == null ? DEFAULT_SEED : seed) : "seeds " + seeds.text();
+        stdout.println("Results of '" + name + "' (" + seedText + ") in " + out.toAbsolutePath().normalize() + ":");
         try (Stream<Path> files = Files.list(out)) {
             files.map(p -> p.getFileName().toString()).sorted().forEach(f -> stdout.println("  " + f));
         }

@@ -34,12 +34,7 @@ public final class PaperReport {
     private static int write(Path outDir, long seed, List<PaperFigure> figures, boolean nested) throws IOException {
         ObjectMapper json = new ObjectMapper();
         StringBuilder html = new StringBuilder();
-        html.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Riptide: the paper's section 6, redrawn</title>\n")
-                .append("<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}")
-                .append("section{border-top:1px solid #ccc;padding:1em 0}img{max-width:100%;border:1px solid #eee}")
-                .append("table{border-collapse:collapse}td,th{padding:.2em .8em;text-align:left;vertical-align:top}")
-                .append(".met{color:#176f2c;font-weight:bold}.missed{color:#b3261e;font-weight:bold}")
-                .append("code{background:#f4f4f4;padding:0 .2em}</style></head><body>\n")
+        html.append(ReportHtml.head("Riptide: the paper's section 6, redrawn"))
                 .append("<h1>Riptide: the paper's section 6, redrawn</h1>\n<p>Seed ").append(seed)
                 .append(". Each section: the paper's figure as we measured it, the paper's finding, our target and the verdict. ")
                 .append("Raw figures: each scenario's <code>result.json</code> and CSV files.</p>\n<table><tr><th>figure</th><th>scenario</th><th>verdict</th></tr>\n");
@@ -85,6 +80,6 @@ public final class PaperReport {
     }
 
     private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return ReportHtml.esc(s);
     }
 }

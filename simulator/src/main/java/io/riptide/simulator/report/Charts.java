@@ -83,6 +83,33 @@ public final class Charts {
         save(chart, png);
     }
 
+    /**
+     * Counts stacked into one bar per category (e.g. seeds that met and missed a target), on a y axis
+     * from 0 to {@code yMax} with whole-number ticks, series drawn in {@code colours} (one per series,
+     * in order), legend beside the plot so it never hides a bar.
+     */
+    public void stackedCounts(Path png, String title, String xLabel, String yLabel, List<String> categories,
+            Map<String, double[]> countsBySeries, double yMax, List<java.awt.Color> colours) throws IOException {
+        CategoryChart chart = categoryChart(title, xLabel, yLabel);
+        chart.getStyler().setStacked(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        double top = Math.max(1.0, yMax);
+        // Ticks at whole counts only: XChart's spacing is in pixels, so ask for a bit less than one
+        // count's height (the plot is about the chart's height less 150 px of title and labels).
+        int countPixels = (int) ((height - 150) / top);
+        chart.getStyler().setYAxisDecimalPattern("#0").setYAxisMin(0.0).setYAxisMax(top)
+                .setYAxisTickMarkSpacingHint(Math.max(20, countPixels * 4 / 5));
+        chart.getStyler().setSeriesColors(colours.toArray(java.awt.Color[]::new));
+        for (Map.Entry<String, double[]> e : countsBySeries.entrySet()) {
+            if (e.getValue().length != categories.size()) {
+                throw new IllegalArgumentException("series '" + e.getKey() + "' has " + e.getValue().length
+                        + " values for " + categories.size() + " categories");
+            }
+            chart.addSeries(e.getKey(), categories, boxed(e.getValue()));
+        }
+        save(chart, png);
+    }
+
     /** A histogram: one bar per bin, labelled with the bin's lower edge. */
     public void histogram(Path png, String title, String xLabel, String seriesName, BinnedCounts bins) throws IOException {
         CategoryChart chart = categoryChart(title, xLabel, "count");

@@ -3,6 +3,7 @@ package io.riptide.simulator.report;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -23,7 +24,10 @@ import java.util.List;
  */
 public final class ResultJson {
     private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+            // Decimals read back exactly as written, so a result copied from another file keeps its bytes.
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
     private final ObjectNode node;
 
     /** An empty top-level object. */
@@ -33,6 +37,24 @@ public final class ResultJson {
 
     private ResultJson(ObjectNode node) {
         this.node = node;
+    }
+
+    /**
+     * The result in {@code file}, to add keys to: written again unchanged it gives the same bytes. Used
+     * to build a summary of several runs on top of one run's result.
+     */
+    public static ResultJson read(Path file) throws IOException {
+        JsonNode read = MAPPER.readTree(Files.readAllBytes(file));
+        if (!(read instanceof ObjectNode)) {
+            throw new IOException(file + " does not hold a JSON object");
+        }
+        return new ResultJson((ObjectNode) read);
+    }
+
+    /** Adds a value as read from another result (a copy of it; {@code null} for JSON null). */
+    public ResultJson put(String key, JsonNode value) {
+        fresh(key).set(key, value == null ? JsonNodeFactory.instance.nullNode() : value.deepCopy());
+        return this;
     }
 
     /** Adds a string. */

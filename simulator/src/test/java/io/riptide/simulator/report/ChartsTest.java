@@ -33,7 +33,12 @@ class ChartsTest {
         charts.bar(dir.resolve("bar.png"), "Bars", "size", "ms", List.of("1 KB", "4 KB"),
                 Map.of("direct", new double[] {1.0, 2.0}));
         charts.histogram(dir.resolve("sub/hist.png"), "Histogram", "ms", "latency", BinnedCounts.of(a, 4));
-        for (String name : List.of("line.png", "cdf.png", "bar.png", "sub/hist.png")) {
+        Map<String, double[]> verdicts = new LinkedHashMap<>();
+        verdicts.put("met", new double[] {2, 0});
+        verdicts.put("missed", new double[] {0, 2});
+        charts.stackedCounts(dir.resolve("stacked.png"), "Stacked", "figure", "seeds", List.of("a", "b"), verdicts, 2,
+                List.of(java.awt.Color.GREEN, java.awt.Color.RED));
+        for (String name : List.of("line.png", "cdf.png", "bar.png", "sub/hist.png", "stacked.png")) {
             byte[] bytes = Files.readAllBytes(dir.resolve(name));
             assertTrue(bytes.length > 1000, name + " is only " + bytes.length + " bytes");
             assertArrayEquals(PNG_MAGIC, Arrays.copyOf(bytes, 8), name + " is not a PNG");

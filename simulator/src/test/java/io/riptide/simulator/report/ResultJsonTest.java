@@ -82,4 +82,21 @@ class ResultJsonTest {
         assertEquals("0.1", NumberText.format(0.1));
         assertEquals("12.3", NumberText.format(12.345, 3));
     }
+
+    @Test
+    void aResultReadBackAndWrittenAgainKeepsItsBytesAndTakesMoreKeys() throws Exception {
+        Path file = dir.resolve("result.json");
+        ResultJson original = sample(1.0 / 3).put("big", 1e20).put("tiny", -0.0001234567).put("none", Double.NaN)
+                .put("whole", 30.0).put("counts", new long[] {1, 2});
+        original.write(file);
+        ResultJson read = ResultJson.read(file);
+        assertEquals(original.toJson(), read.toJson());
+        JsonNode latency = new ObjectMapper().readTree(original.toJson()).get("latency");
+        read.put("copied", latency).put("nothing", (JsonNode) null);
+        String more = read.toJson();
+        assertTrue(more.startsWith(original.toJson().substring(0, original.toJson().length() - 3)), more);
+        assertTrue(more.contains("\"copied\" : {\n    \"p50\" : 12.3457,"), more);
+        assertTrue(more.contains("\"nothing\" : null"), more);
+        assertThrows(IllegalArgumentException.class, () -> read.put("scenario", latency));
+    }
 }
