@@ -154,6 +154,7 @@ public final class ChurnScenario implements Scenario {
                 .put("messages_overflowed", overlay.network().messagesOverflowed())
                 .put("messages_overflowed_after_failure", overlay.network().messagesOverflowed() - overflowedBefore);
         result.object("targets").put("lookup_success_after_failure_min", 0.99).put("repair_time_s_max", 30.0);
+        result.put("target_met", during.successRate() >= 0.99 && repairTime >= 0 && repairTime <= 30);
         result.write(context.output("result.json"));
 
         double[] t = inconsistency.stream().mapToDouble(r -> r[0]).toArray();

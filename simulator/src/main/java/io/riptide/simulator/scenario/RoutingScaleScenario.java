@@ -184,6 +184,9 @@ public final class RoutingScaleScenario implements Scenario {
         targets.put("route_mean_hops_max", Math.log(n) / Math.log(16) + 0.5)
                 .put("route_p50_rdp_max", 1.5)
                 .put("local_locate_p50_rdp_max", 1.5);
+        result.put("target_met", routed == routes && global.successRate() == 1.0
+                && mean(rHops) <= Math.log(n) / Math.log(16) + 0.5
+                && SampleSummary.of(rRdp).p50() <= 1.5 && SampleSummary.of(bloomRdp).p50() <= 1.5);
         result.write(context.output("result.json"));
 
         writeCsv(context, "route-hops.csv", "hops", rHops);
