@@ -3,20 +3,16 @@ package io.riptide.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.riptide.core.crypto.SigningKey;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,23 +50,13 @@ class DiscoveryInNamespaceTest {
     @Test
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void aProxyWithNoSeedsFindsTheAnnouncedOverlayAndServesAHit() throws Exception {
-        Optional<String> why = NetworkNamespace.unavailable();
-        if (why.isPresent()) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("CI runs as root with util-linux and iproute2, so this test must run there: " + why.get());
-            }
-            Assumptions.abort("skipped: the mDNS discovery test " + why.get());
-        }
+        NamespaceGate.requireNamespaces(NetworkNamespace.unavailable(), "the mDNS discovery test");
         List<NodeProcess> processes = new ArrayList<>();
         try (NetworkNamespace ns = NetworkNamespace.start(dir, List.of(LAN))) {
             try {
                 run(ns, processes);
             } finally {
-                // Proxy first, overlay last, so nobody logs a dead peer on the way out; each bounded.
-                Collections.reverse(processes);
-                for (NodeProcess p : processes) {
-                    p.close();
-                }
+                NamespaceGate.closeNewestFirst(processes);
             }
         }
     }

@@ -3,7 +3,6 @@ package io.riptide.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.riptide.cli.demo.WanBox;
 import io.riptide.cli.demo.WanBox.Stub;
@@ -17,18 +16,15 @@ import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,24 +70,14 @@ class WanInABoxTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aFlashCrowdCostsTheOriginOneFetchPerCampusAndTheSecondCampusDoesNotCrossTheFirstsUplink() throws Exception {
-        Optional<String> why = WanBox.unavailable();
-        if (why.isPresent()) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("CI runs as root with util-linux and iproute2, so this test must run there: " + why.get());
-            }
-            Assumptions.abort("skipped: the WAN-in-a-box test " + why.get());
-        }
+        NamespaceGate.requireNamespaces(WanBox.unavailable(), "the WAN-in-a-box test");
         List<NodeProcess> processes = new ArrayList<>();
         // The namespaces' holders outlive the processes' own bound a little, and the test's by far.
         try (WanBox box = WanBox.start(dir, List.of("isp", "campus1", "campus2"), Duration.ofSeconds(600))) {
             try {
                 run(box, processes);
             } finally {
-                // Users and proxies first, overlay last, so nobody logs a dead peer on the way out; each bounded.
-                Collections.reverse(processes);
-                for (NodeProcess p : processes) {
-                    p.close();
-                }
+                NamespaceGate.closeNewestFirst(processes);
                 keepLogs();
             }
         }
