@@ -142,10 +142,15 @@ public final class PeerTable {
         departed.put(handle.id(), until);
     }
 
-    /** {@code id} is joining the overlay again: forget that it had left or failed. */
+    /**
+     * {@code id} is joining the overlay again: if it had said goodbye, forget that. (A failure's mark
+     * is left alone: it clears when the node itself is heard from, as before goodbyes existed; a join
+     * relayed on its behalf is no proof that it answers.)
+     */
     public void rejoined(Id id) {
-        departed.remove(id);
-        dead.remove(id);
+        if (departed.remove(id) != null) {
+            dead.remove(id);
+        }
     }
 
     private boolean hasDeparted(Id id, long now) {
