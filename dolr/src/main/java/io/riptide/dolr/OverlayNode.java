@@ -31,6 +31,7 @@ import io.riptide.dolr.lease.LeaseMessages.ClaimReply;
 import io.riptide.dolr.lease.LeaseResult;
 import io.riptide.dolr.lease.Leases;
 import io.riptide.dolr.location.LocateResult;
+import io.riptide.dolr.location.LocateStats;
 import io.riptide.dolr.location.Location;
 import io.riptide.dolr.location.LocationMessages.BodyRead;
 import io.riptide.dolr.location.LocationMessages.Found;
@@ -687,6 +688,11 @@ public final class OverlayNode implements MessageHandler {
     /** Routed messages given up after every retry. */
     public long routesDropped() {
         return forwarder.dropped();
+    }
+
+    /** This node's locates and reads so far: answered, failed, hedged. */
+    public LocateStats locateStats() {
+        return location.stats();
     }
 
     /** Peers this node has declared failed. */

@@ -5,6 +5,7 @@ import io.riptide.core.runtime.Cancellable;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.PendingRequests;
+import io.riptide.core.runtime.RoundTripEstimate;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.bloom.LocalArea;
@@ -39,6 +40,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -69,14 +71,39 @@ public final class Location {
     private final java.util.function.Function<Id, List<NodeHandle>> slotBackups;
     /** Publish hops whose slot backups also get the pointer. */
     private static final int BACKUP_POINTER_HOPS = 2;
+    // By request ID; a hedged locate's two attempts map to the same Pending.
     private final Map<Long, Pending> pending = new HashMap<>();
+    // How long this node's locates usually take: one still unanswered after this is hedged.
+    private final RoundTripEstimate locateTimes;
     private final PendingRequests<Boolean> publishAcks;
     private final PendingRequests<Optional<ReplicaList>> listings;
     private long nextRequest;
     private long located;
     private long failedLocates;
+    private long hedged;
+    private long hedgeWins;
 
-    private record Pending(Id guid, long startedAt, Consumer<LocateResult> done, Cancellable deadline) {
+    /** The least a locate waits before it is hedged: below this a second route costs more than it saves. */
+    public static final Duration MIN_HEDGE = Duration.ofMillis(50);
+
+    /** A requester's wait for an answer: one attempt, or two once hedged. */
+    private static final class Pending {
+        final long id;
+        final Id guid;
+        final long startedAt;
+        final Consumer<LocateResult> done;
+        Cancellable deadline = () -> { };
+        Cancellable hedgeTimer = () -> { };
+        long hedgeId; // 0 until hedged
+        NodeHandle firstHop; // where the first attempt's deterministic route went first, if anywhere
+        int outstanding = 1;
+
+        Pending(long id, Id guid, long startedAt, Consumer<LocateResult> done) {
+            this.id = id;
+            this.guid = guid;
+            this.startedAt = startedAt;
+            this.done = done;
+        }
     }
 
     public Location(Env env, DolrConfig config, RouteForwarder forwarder, HopSender hops, PointerStore pointers,
@@ -102,6 +129,8 @@ public final class Location {
         this.slotBackups = slotBackups;
         this.publishAcks = new PendingRequests<>(env);
         this.listings = new PendingRequests<>(env);
+        Duration deadline = config.locateDeadline();
+        this.locateTimes = new RoundTripEstimate(deadline.dividedBy(3), MIN_HEDGE, deadline.dividedBy(2));
     }
 
     /** Starts republishing this node's replicas and expiring stale pointers. */
@@ -256,12 +285,40 @@ public final class Location {
     /**
      * Finds a replica of {@code guid} within {@code ttl} hops and hands it {@code payload}
      * ({@link WhereIs} to just find it); {@code done} hears which replica answered, or why none did.
+     *
+     * <p>A find or a read ({@link WhereIs}, {@link ReadReplica}, {@link ReadHead}) still unanswered when
+     * this node's locates usually have been ({@link #hedgeDelay}) is hedged: the same request goes again
+     * by the deterministic route through another first hop, and by then avoids the hops the first attempt
+     * found dead, so one dead or congested path costs the hedge delay rather than the deadline. Either attempt's answer ends the
+     * wait; a fast failure of one waits for the other. Payloads delivered to the object are never sent
+     * twice.
      */
     public void locate(Id guid, WireMessage payload, int ttl, boolean useBloom, Consumer<LocateResult> done) {
-        long id = awaitAnswer(guid, done);
+        Pending p = awaitAnswer(guid, done);
         int bloom = useBloom && config.bloomEnabled() ? config.bloomLevels() - 1 : 0;
-        Locate request = new Locate(guid, env.self(), id, ttl, 0, bloom, payload);
-        onDirectLocate(request, null);
+        if (payload instanceof WhereIs || payload instanceof ReadReplica || payload instanceof ReadHead) {
+            p.firstHop = forwarder.nextHop(guid);
+            p.hedgeTimer = env.schedule(locateTimes.timeout(), () -> hedge(p, ttl, payload));
+        }
+        onDirectLocate(new Locate(guid, env.self(), p.id, ttl, 0, bloom, payload), null);
+    }
+
+    private void hedge(Pending p, int ttl, WireMessage payload) {
+        if (pending.get(p.id) != p) {
+            return; // answered, or failed with nothing left to wait for
+        }
+        hedged++;
+        p.hedgeId = ++nextRequest;
+        p.outstanding++;
+        pending.put(p.hedgeId, p);
+        // Another first hop than the first attempt's, so one stalled path does not hold both.
+        Locate again = new Locate(p.guid, env.self(), p.hedgeId, ttl, 0, 0, payload);
+        forwarder.route(new Routed(p.guid, env.self(), 0, 0, again), p.firstHop == null ? Set.of() : Set.of(p.firstHop.id()));
+    }
+
+    /** How long a locate waits now before it is hedged. */
+    public Duration hedgeDelay() {
+        return locateTimes.timeout();
     }
 
     /**
@@ -269,7 +326,7 @@ public final class Location {
      * longer hold it, the request goes on as a plain read, so {@code done} names whoever answered.
      */
     public void readAt(NodeHandle replica, Id guid, int ttl, Consumer<LocateResult> done) {
-        long id = awaitAnswer(guid, done);
+        long id = awaitAnswer(guid, done).id;
         Locate request = new Locate(guid, env.self(), id, ttl, 0, 0, new ReadReplica());
         if (replica.id().equals(env.self().id())) {
             onDelivery(new ObjectDelivery(request));
@@ -278,12 +335,15 @@ public final class Location {
         hops.send(replica, new ObjectDelivery(request.step(0)), () -> finish(id, null, FailureReason.TIMEOUT, 1, null));
     }
 
-    private long awaitAnswer(Id guid, Consumer<LocateResult> done) {
-        long id = ++nextRequest;
-        long start = env.nowNanos();
-        Cancellable deadline = env.schedule(config.locateDeadline(), () -> finish(id, null, FailureReason.TIMEOUT, -1, null));
-        pending.put(id, new Pending(guid, start, done, deadline));
-        return id;
+    private Pending awaitAnswer(Id guid, Consumer<LocateResult> done) {
+        Pending p = new Pending(++nextRequest, guid, env.nowNanos(), done);
+        p.deadline = env.schedule(config.locateDeadline(), () -> {
+            if (pending.get(p.id) == p) {
+                end(p, p.id, null, FailureReason.TIMEOUT, -1, null);
+            }
+        });
+        pending.put(p.id, p);
+        return p;
     }
 
     /**
@@ -330,21 +390,41 @@ public final class Location {
     }
 
     private void finish(long requestId, NodeHandle replica, FailureReason failure, int hopCount, byte[] data) {
-        Pending p = pending.remove(requestId);
+        Pending p = pending.get(requestId);
         if (p == null) {
             return;
         }
-        p.deadline().cancel();
-        long elapsed = env.nowNanos() - p.startedAt();
+        if (replica == null && p.outstanding > 1) {
+            // One attempt failed; the other may yet answer.
+            p.outstanding--;
+            pending.remove(requestId);
+            return;
+        }
+        end(p, requestId, replica, failure, hopCount, data);
+    }
+
+    private void end(Pending p, long answeredId, NodeHandle replica, FailureReason failure, int hopCount, byte[] data) {
+        pending.remove(p.id);
+        if (p.hedgeId != 0) {
+            pending.remove(p.hedgeId);
+        }
+        p.deadline.cancel();
+        p.hedgeTimer.cancel();
+        long elapsed = env.nowNanos() - p.startedAt;
         if (replica != null) {
             located++;
             if (config.bloomEnabled() && !replica.id().equals(env.self().id())) {
                 area.answeredBy(replica, elapsed); // a nearby replica's filter may be worth keeping
             }
+            if (answeredId == p.hedgeId) {
+                hedgeWins++;
+            }
+            // The first attempt's time; when the hedge won, the first took at least this long.
+            locateTimes.sample(elapsed);
         } else {
             failedLocates++;
         }
-        p.done().accept(new LocateResult(p.guid(), replica, failure, hopCount, elapsed, data));
+        p.done.accept(new LocateResult(p.guid, replica, failure, hopCount, elapsed, data));
     }
 
     /** A replica's answer. */
@@ -545,8 +625,13 @@ public final class Location {
         return failedLocates;
     }
 
+    /** Locates answered, failed and hedged so far. */
+    public LocateStats stats() {
+        return new LocateStats(located, failedLocates, hedged, hedgeWins);
+    }
+
     /** Locates still waiting. */
     public int inFlight() {
-        return pending.size();
+        return (int) pending.values().stream().distinct().count();
     }
 }

@@ -52,16 +52,24 @@ public final class RouteForwarder {
 
     /** Takes {@code message} at this node: offers it to its handler, then forwards or delivers it. */
     public void route(Routed message) {
+        route(message, Set.of());
+    }
+
+    /**
+     * As {@link #route(Routed)}, but the first hop is none of {@code avoid}: a second attempt that
+     * should not follow the first one's path (a hedged locate).
+     */
+    public void route(Routed message, Set<Id> avoid) {
         RouteHandler handler = handlers.getOrDefault(message.payload().getClass(), fallback);
         if (handler == null) {
             dropped++;
             return;
         }
-        NodeHandle next = router.nextHop(message.key(), this::excluded);
+        NodeHandle next = router.nextHop(message.key(), id -> excluded(id) || avoid.contains(id));
         if (!handler.onHop(message, next == null)) {
             return;
         }
-        moveOn(message, handler, next, new HashSet<>(), 0);
+        moveOn(message, handler, next, new HashSet<>(avoid), 0);
     }
 
     /** The next hop toward {@code key} from here, or null at the root. */

@@ -275,6 +275,49 @@ class OverlayProtocolTest {
     }
 
     @Test
+    void locatesIssuedAsAFifthOfTheNodesFailAreHedgedThroughAnotherFirstHopAndAnswered() {
+        SimulatedOverlay overlay = OverlayFixture.settled(17, NODES, GROUPS);
+        SplittableRandom r = new SplittableRandom(17);
+        List<Integer> live = overlay.liveVertices();
+        List<Id> guids = new ArrayList<>();
+        Set<Integer> holders = new HashSet<>();
+        for (int i = 0; i < 40; i++) {
+            Id guid = Id.hash("hedged-" + i);
+            int holder = live.get(r.nextInt(live.size()));
+            holders.add(holder);
+            guids.add(guid);
+            overlay.node(holder).storeReplica(guid, new byte[] {1});
+        }
+        run(overlay, Duration.ofSeconds(5));
+        Set<Integer> dead = new HashSet<>();
+        while (dead.size() < NODES / 5) {
+            int v = live.get(r.nextInt(live.size()));
+            if (!holders.contains(v)) {
+                dead.add(v);
+            }
+        }
+        dead.forEach(overlay::kill);
+        // At once, before failure detection: routes still run through the dead, each costing a hop timeout.
+        List<Integer> survivors = overlay.liveVertices();
+        List<LocateResult> results = new ArrayList<>();
+        for (int k = 0; k < 400; k++) {
+            overlay.node(survivors.get(r.nextInt(survivors.size()))).locate(guids.get(r.nextInt(guids.size())), 16, false, results::add);
+            run(overlay, Duration.ofMillis(10));
+        }
+        run(overlay, Duration.ofSeconds(5));
+
+        long hedged = 0;
+        long hedgeWins = 0;
+        for (int v : survivors) {
+            hedged += overlay.node(v).locateStats().hedged();
+            hedgeWins += overlay.node(v).locateStats().hedgeWins();
+        }
+        assertEquals(400, results.size());
+        assertEquals(List.of(), results.stream().filter(res -> !res.found()).toList(), "every surviving object found");
+        assertTrue(hedgeWins > 0, "some locates were answered by their hedge (" + hedged + " hedged)");
+    }
+
+    @Test
     void aReadBringsBackTheReplicasBytesFromAnywhere() {
         SimulatedOverlay overlay = OverlayFixture.settled(12, NODES, GROUPS);
         Id guid = Id.hash("readable");

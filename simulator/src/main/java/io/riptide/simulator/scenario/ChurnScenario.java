@@ -131,6 +131,14 @@ public final class ChurnScenario implements Scenario {
         }
         sim.runFor(config.locateDeadline().toNanos());
 
+        // Locates hedged with a second route because the first was late, over the whole run.
+        long hedged = 0;
+        long hedgeWins = 0;
+        for (int v : survivors) {
+            hedged += overlay.node(v).locateStats().hedged();
+            hedgeWins += overlay.node(v).locateStats().hedgeWins();
+        }
+
         ResultJson result = new ResultJson()
                 .put("scenario", name())
                 .put("seed", context.seed())
@@ -146,6 +154,8 @@ public final class ChurnScenario implements Scenario {
                 .put("repair_time_s", repairTime)
                 .put("leafset_repair_time_s", leafRepairTime)
                 .put("lookup_success_after_repair", after.successRate())
+                .put("locates_hedged", hedged)
+                .put("locate_hedge_wins", hedgeWins)
                 .put("observed_s", (double) observe)
                 .put("virtual_seconds", sim.now() / 1e9)
                 .put("simulated_events", sim.eventsRun())
