@@ -3,6 +3,7 @@ package io.riptide.cachemanager;
 import io.riptide.cachemanager.hot.HotObjects;
 import io.riptide.cachemanager.insert.GatewayRequests;
 import io.riptide.cachemanager.insert.InsertTrigger;
+import io.riptide.cachemanager.replicas.InsertedCopies;
 import io.riptide.cachemanager.replicas.SlowHits;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.gateway.GatewayMessages.InsertReply;
@@ -23,7 +24,8 @@ import java.util.function.Function;
  * The cache-manager agent on an overlay node: offers its provider's cache-manager service, so the
  * proxies for which it is the nearest provider send it their hints (with no configuration: a new
  * manager draws its neighbours' hints once its pointers spread, and when it fails anycast finds the
- * next nearest). Misses and staleness become gateway requests ({@link InsertTrigger}), slow hits
+ * next nearest). Misses and staleness become gateway requests ({@link InsertTrigger}), whose results
+ * are copied here for the stub that missed them ({@link InsertedCopies}), slow hits
  * replicas near their users ({@link SlowHits}), and climbing request rates extra replicas on the
  * nodes the load comes from ({@link HotObjects}).
  */
@@ -34,12 +36,14 @@ public final class CacheManager implements OverlayApplication {
     private final InsertTrigger inserts;
     private final SlowHits slowHits;
     private final HotObjects hot;
+    private final InsertedCopies copies;
     private long hints;
 
     private CacheManager(OverlayNode node, PublicKey provider, CacheManagerConfig config) {
         this.node = node;
         this.service = ObjectNames.cacheManagerGuid(provider);
-        this.gateway = new GatewayRequests(node, ObjectNames.gatewayGuid(provider), config.requestDeadline());
+        this.copies = new InsertedCopies(node, config);
+        this.gateway = new GatewayRequests(node, ObjectNames.gatewayGuid(provider), config.requestDeadline(), copies::onAnswer);
         this.inserts = new InsertTrigger(node.env(), gateway, config);
         this.slowHits = new SlowHits(node, config);
         this.hot = new HotObjects(node, config);
@@ -119,5 +123,10 @@ public final class CacheManager implements OverlayApplication {
 
     public HotObjects hotObjects() {
         return hot;
+    }
+
+    /** Where what this manager had inserted is copied to its own node. */
+    public InsertedCopies insertedCopies() {
+        return copies;
     }
 }

@@ -1,6 +1,7 @@
 package io.riptide.cachemanager;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.cachemanager.sim.Stub;
@@ -46,6 +47,35 @@ class InsertHintsTest {
         assertEquals(1, stub.manager(MANAGER).gateway().outcomes(Outcome.INSERTED));
         LocateResult read = stub.read(12, guid);
         assertTrue(read.found(), "the inserted object is in the overlay");
+    }
+
+    @Test
+    void whatTheStubMissedIsCopiedToItsManagerSoItsNextReadStaysInTheStub() {
+        Stub stub = new Stub(4, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults(), MANAGER);
+        String url = "http://example.com/copied";
+        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
+        stub.hint(6, new MissHint(url, guid));
+        stub.run(Duration.ofSeconds(10));
+
+        assertEquals(1, stub.originFetches(), "one fetch, by the gateway");
+        assertTrue(stub.node(MANAGER).replicas().contains(guid), "the manager's node holds a copy");
+        assertEquals(1, stub.manager(MANAGER).insertedCopies().made());
+        LocateResult read = stub.read(12, guid);
+        assertTrue(read.found());
+        assertEquals(12 % GROUPS, stub.groupOf(read), "read from the copy in the client's own stub, not the gateway's");
+    }
+
+    @Test
+    void withCopyInsertsOffOnlyTheGatewayHoldsWhatItInserted() {
+        Stub stub = new Stub(4, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults().withCopyInserts(false), MANAGER);
+        String url = "http://example.com/copied";
+        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
+        stub.hint(6, new MissHint(url, guid));
+        stub.run(Duration.ofSeconds(10));
+
+        assertFalse(stub.node(MANAGER).replicas().contains(guid));
+        assertEquals(0, stub.manager(MANAGER).insertedCopies().made());
+        assertEquals(GATEWAY % GROUPS, stub.groupOf(stub.read(12, guid)), "read from the gateway's stub");
     }
 
     @Test

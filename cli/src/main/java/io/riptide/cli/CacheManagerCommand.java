@@ -59,6 +59,11 @@ final class CacheManagerCommand implements Callable<Integer> {
             description = "Where slow hits get replicas: LOCAL (on this node) or CLIMB (k hops up the object's tree) (default: ${DEFAULT-VALUE}).")
     private PlacementPolicy placement;
 
+    @Option(names = "--copy-inserts", paramLabel = "BOOL", defaultValue = "true", arity = "1",
+            description = "Copy what a gateway inserted at this manager's request to this node, so the stub that missed "
+                    + "it holds it (default: ${DEFAULT-VALUE}).")
+    private boolean copyInserts;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -69,7 +74,7 @@ final class CacheManagerCommand implements Callable<Integer> {
         SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
                 : KeyFiles.loadOrCreate(nodeKey, "--node-key", spec.commandLine(), out, "the node's ID");
         CacheManagerConfig config = CacheManagerConfig.defaults();
-        config = config.withPlacement(placement, config.climb());
+        config = config.withPlacement(placement, config.climb()).withCopyInserts(copyInserts);
         CacheManager[] manager = new CacheManager[1];
         CacheManagerConfig finalConfig = config;
         OverlayServer server = overlay.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {

@@ -18,7 +18,8 @@ import org.slf4j.event.Level;
 
 /**
  * A cache manager's figures for its status page and metrics: hints received, insert requests sent to
- * gateways and their outcomes, replicas placed for slow hits, and extra replicas of hot objects.
+ * gateways and their outcomes, inserted objects copied here, replicas placed for slow hits, and
+ * extra replicas of hot objects.
  * Read on its node's loop.
  */
 public final class CacheManagerReport implements StatusSource {
@@ -40,7 +41,8 @@ public final class CacheManagerReport implements StatusSource {
     }
 
     private record Snapshot(long hints, long insertsSent, Map<Outcome, Long> outcomes, long replicasPlaced,
-                            long placementFailures, long hotAdded, long hotRetired) {
+                            long placementFailures, long hotAdded, long hotRetired, long insertedCopies,
+                            long insertedCopyFailures) {
     }
 
     @Override
@@ -52,7 +54,7 @@ public final class CacheManagerReport implements StatusSource {
                 outcomes.put(o, m.gateway().outcomes(o));
             }
             return new Snapshot(m.hints(), m.gateway().sent(), outcomes, m.slowHits().replicasMade(), m.slowHits().failures(),
-                    m.hotObjects().added(), m.hotObjects().retired());
+                    m.hotObjects().added(), m.hotObjects().retired(), m.insertedCopies().made(), m.insertedCopies().failures());
         }).thenApply(CacheManagerReport::render);
     }
 
@@ -65,6 +67,8 @@ public final class CacheManagerReport implements StatusSource {
         rows.add(List.of("hints received", Long.toString(s.hints())));
         rows.add(List.of("insert requests sent", Long.toString(s.insertsSent())));
         s.outcomes().forEach((o, n) -> rows.add(List.of("  answered " + o.name().toLowerCase(Locale.ROOT), Long.toString(n))));
+        rows.add(List.of("inserted objects copied here", Long.toString(s.insertedCopies())));
+        rows.add(List.of("  copies that failed", Long.toString(s.insertedCopyFailures())));
         rows.add(List.of("replicas placed for slow hits", Long.toString(s.replicasPlaced())));
         rows.add(List.of("placements failed", Long.toString(s.placementFailures())));
         rows.add(List.of("hot replicas now", Long.toString(hot)));
@@ -78,6 +82,10 @@ public final class CacheManagerReport implements StatusSource {
                 .counter("riptide_cache_manager_insert_requests_total", "Insert requests sent to gateways.", s.insertsSent())
                 .counter("riptide_cache_manager_insert_outcomes_total", "Answers to insert requests, by outcome.", "outcome",
                         byOutcome)
+                .counter("riptide_cache_manager_inserted_copies_total",
+                        "Objects this manager had inserted, copied to its own node for its stub.", s.insertedCopies())
+                .counter("riptide_cache_manager_inserted_copy_failures_total",
+                        "Copies of inserted objects that failed (no replica answered, no room).", s.insertedCopyFailures())
                 .counter("riptide_cache_manager_replicas_placed_total", "Replicas placed for slow hits.", s.replicasPlaced())
                 .counter("riptide_cache_manager_placement_failures_total", "Replica placements that failed.",
                         s.placementFailures())

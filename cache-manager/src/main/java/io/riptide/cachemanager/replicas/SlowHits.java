@@ -43,14 +43,7 @@ public final class SlowHits {
     }
 
     private void placeLocally(Id guid) {
-        node.read(guid, node.config().defaultTtl(), r -> {
-            boolean stored = r.found() && r.data() != null && node.storeReplica(guid, r.data());
-            if (stored) {
-                // Under the replica it was copied from, so the object's updates reach this copy too.
-                node.joinTree(guid, r.replica());
-            }
-            count(stored);
-        });
+        LocalCopy.make(node, guid, this::count);
     }
 
     private void count(boolean ok) {
