@@ -42,11 +42,11 @@ public final class CacheManager implements OverlayApplication {
     private CacheManager(OverlayNode node, PublicKey provider, CacheManagerConfig config) {
         this.node = node;
         this.service = ObjectNames.cacheManagerGuid(provider);
+        this.hot = new HotObjects(node, config);
         this.copies = new InsertedCopies(node, config);
         this.gateway = new GatewayRequests(node, ObjectNames.gatewayGuid(provider), config.requestDeadline(), copies::onAnswer);
         this.inserts = new InsertTrigger(node.env(), gateway, config);
         this.slowHits = new SlowHits(node, config);
-        this.hot = new HotObjects(node, config);
     }
 
     /** Makes the cache manager for the node it runs on (see {@code ServerSettings.withApplication}). */
@@ -73,10 +73,12 @@ public final class CacheManager implements OverlayApplication {
         if (payload instanceof MissHint m) {
             hints++;
             hot.onRequests(m.guid(), requester, 1);
+            copies.onMiss(m.guid(), requester);
             inserts.onMiss(m);
         } else if (payload instanceof SeenHint s) {
             hints++;
             hot.onRequests(s.guid(), requester, 1);
+            copies.onMiss(s.guid(), requester);
             inserts.onSeen(s);
         } else if (payload instanceof StaleHint s) {
             hints++;

@@ -66,6 +66,27 @@ class InsertHintsTest {
     }
 
     @Test
+    void aMissFromACampusWithoutAManagerIsFilledOnTheNodeItCameFrom() {
+        // Campuses big enough that a node's local area (its 16 nearest) lies inside its own.
+        int groups = 4;
+        Stub stub = new Stub(5, 120, groups, GATEWAY, CacheManagerConfig.defaults(), MANAGER);
+        String url = "http://example.com/far-away";
+        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
+        int far = 3; // group 3: neither the manager's group (0) nor the gateway's (1)
+        int near = 8; // the manager's own group
+        stub.hint(far, new MissHint(url, guid));
+        stub.hint(near, new MissHint(url, guid));
+        stub.run(Duration.ofSeconds(15));
+
+        assertTrue(stub.node(MANAGER).replicas().contains(guid), "the manager's own copy");
+        assertTrue(stub.node(far).replicas().contains(guid), "a copy where the far miss came from");
+        assertFalse(stub.node(near).replicas().contains(guid), "the manager's copy serves its own campus");
+        assertEquals(1, stub.manager(MANAGER).insertedCopies().remoteMade());
+        assertEquals(1, stub.originFetches());
+        assertEquals(3, stub.groupOf(stub.read(7, guid)), "the far campus reads inside itself");
+    }
+
+    @Test
     void withCopyInsertsOffOnlyTheGatewayHoldsWhatItInserted() {
         Stub stub = new Stub(4, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults().withCopyInserts(false), MANAGER);
         String url = "http://example.com/copied";

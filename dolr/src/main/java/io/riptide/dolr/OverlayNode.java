@@ -258,8 +258,8 @@ public final class OverlayNode implements MessageHandler {
         return app;
     }
 
-    /** A peer's RTT: the one measured already, or a probe's answer (-1 if none came). */
-    private void measure(NodeHandle peer, LongConsumer result) {
+    /** A peer's RTT in nanoseconds: the one measured already, or a probe's answer (-1 if none came). */
+    public void measure(NodeHandle peer, LongConsumer result) {
         if (peers.isMeasured(peer.id())) {
             result.accept(peers.rtt(peer.id()));
         } else {

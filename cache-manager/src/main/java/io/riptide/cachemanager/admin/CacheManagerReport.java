@@ -42,7 +42,7 @@ public final class CacheManagerReport implements StatusSource {
 
     private record Snapshot(long hints, long insertsSent, Map<Outcome, Long> outcomes, long replicasPlaced,
                             long placementFailures, long hotAdded, long hotRetired, long insertedCopies,
-                            long insertedCopyFailures) {
+                            long insertedCopyFailures, long remoteCopies) {
     }
 
     @Override
@@ -54,7 +54,8 @@ public final class CacheManagerReport implements StatusSource {
                 outcomes.put(o, m.gateway().outcomes(o));
             }
             return new Snapshot(m.hints(), m.gateway().sent(), outcomes, m.slowHits().replicasMade(), m.slowHits().failures(),
-                    m.hotObjects().added(), m.hotObjects().retired(), m.insertedCopies().made(), m.insertedCopies().failures());
+                    m.hotObjects().added(), m.hotObjects().retired(), m.insertedCopies().made(), m.insertedCopies().failures(),
+                    m.insertedCopies().remoteMade());
         }).thenApply(CacheManagerReport::render);
     }
 
@@ -69,6 +70,7 @@ public final class CacheManagerReport implements StatusSource {
         s.outcomes().forEach((o, n) -> rows.add(List.of("  answered " + o.name().toLowerCase(Locale.ROOT), Long.toString(n))));
         rows.add(List.of("inserted objects copied here", Long.toString(s.insertedCopies())));
         rows.add(List.of("  copies that failed", Long.toString(s.insertedCopyFailures())));
+        rows.add(List.of("inserted objects copied where they were missed", Long.toString(s.remoteCopies())));
         rows.add(List.of("replicas placed for slow hits", Long.toString(s.replicasPlaced())));
         rows.add(List.of("placements failed", Long.toString(s.placementFailures())));
         rows.add(List.of("hot replicas now", Long.toString(hot)));
@@ -86,6 +88,9 @@ public final class CacheManagerReport implements StatusSource {
                         "Objects this manager had inserted, copied to its own node for its stub.", s.insertedCopies())
                 .counter("riptide_cache_manager_inserted_copy_failures_total",
                         "Copies of inserted objects that failed (no replica answered, no room).", s.insertedCopyFailures())
+                .counter("riptide_cache_manager_remote_copies_total",
+                        "Inserted objects copied to the nodes whose proxies missed them, outside this manager's local area.",
+                        s.remoteCopies())
                 .counter("riptide_cache_manager_replicas_placed_total", "Replicas placed for slow hits.", s.replicasPlaced())
                 .counter("riptide_cache_manager_placement_failures_total", "Replica placements that failed.",
                         s.placementFailures())

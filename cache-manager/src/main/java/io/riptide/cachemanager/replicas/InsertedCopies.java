@@ -5,7 +5,11 @@ import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.gateway.GatewayMessages.Outcome;
 import io.riptide.core.id.Id;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.cachemanager.hot.LoadSources;
+import io.riptide.core.runtime.NodeHandle;
+import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,27 +19,54 @@ import java.util.Set;
  * one uplink carries every stub's reads at once (origin-shield's second wave, with the paper's
  * 1.5 Mb/s links). With it, the stub that asked serves itself, as a CDN's edge fills on a miss.
  * An answer for an object this node holds already, or is copying, costs nothing.
+ *
+ * <p>Proxies in a campus without a manager of its own hint the nearest one elsewhere; their misses
+ * are filled where they came from: each source of the object's misses that is outside this node's
+ * local area (farther than twice its farthest local-area neighbour, and than {@link #LAN_RTT}) gets a
+ * copy too, heaviest source first, at most {@code maxHotReplicas} of them. Those copies are left to
+ * their holders' replacement, as any replica is.
  */
 public final class InsertedCopies {
     /** Tries at one copy: the first, and two more a locate deadline, then two, later. */
     static final int ATTEMPTS = 3;
 
+    /** Below this round trip a source is on this node's own network, whatever its neighbours' distances. */
+    static final Duration LAN_RTT = Duration.ofMillis(5);
+
     private final OverlayNode node;
     private final boolean enabled;
+    private final int maxRemote;
+    // Where each object's misses came from, kept as long as its insert may take (retried once) and its copy after.
+    private final LoadSources sources;
     private final Set<Id> copying = new HashSet<>();
     private long made;
     private long failures;
+    private long remoteMade;
 
     public InsertedCopies(OverlayNode node, CacheManagerConfig config) {
         this.node = node;
         this.enabled = config.copyInserts();
+        this.maxRemote = config.maxHotReplicas();
+        this.sources = new LoadSources(config.requestDeadline().multipliedBy(3), config.maxTracked());
+    }
+
+    /** A proxy behind {@code source} missed {@code guid} (a miss, or a sighting of its own fetch). */
+    public void onMiss(Id guid, NodeHandle source) {
+        if (enabled) {
+            sources.record(guid, source, 1, node.env().nowNanos());
+        }
     }
 
     /** A gateway's answer to one of this manager's insert requests. */
     public void onAnswer(InsertReply reply) {
         boolean held = reply.outcome() == Outcome.INSERTED || reply.outcome() == Outcome.UNCHANGED;
         Id guid = reply.guid();
-        if (!enabled || !held || guid.equals(Id.ZERO) || node.replicas().contains(guid) || !copying.add(guid)) {
+        if (!enabled || !held || guid.equals(Id.ZERO) || !copying.add(guid)) {
+            return;
+        }
+        if (node.replicas().contains(guid)) {
+            copying.remove(guid);
+            fillRemoteSources(guid);
             return;
         }
         copy(guid, 1);
@@ -46,6 +77,7 @@ public final class InsertedCopies {
             if (stored) {
                 copying.remove(guid);
                 made++;
+                fillRemoteSources(guid);
             } else if (attempt < ATTEMPTS) {
                 // Most often the gateway's publish had not reached the root yet when its answer came, or the
                 // read was lost in a crowd: the copy is worth a later try.
@@ -55,6 +87,46 @@ public final class InsertedCopies {
                 failures++;
             }
         });
+    }
+
+    private void fillRemoteSources(Id guid) {
+        long local = Math.max(LAN_RTT.toNanos(), 2 * farthestNeighbourRtt());
+        List<NodeHandle> from = sources.heaviestFirst(guid, node.env().nowNanos()).stream().map(LoadSources.Source::node)
+                .filter(n -> !n.id().equals(node.self().id())).toList();
+        fill(guid, from, 0, maxRemote, local);
+    }
+
+    /** One source at a time, so that only the remote ones count toward the bound. */
+    private void fill(Id guid, List<NodeHandle> from, int index, int left, long local) {
+        if (index >= from.size() || left == 0) {
+            return;
+        }
+        NodeHandle source = from.get(index);
+        node.measure(source, rtt -> {
+            if (rtt <= local) {
+                fill(guid, from, index + 1, left, local); // a local source: served by this node's copy
+                return;
+            }
+            node.replicateTo(source, guid, r -> {
+                if (r.ok() && !"already held".equals(r.reason())) {
+                    remoteMade++;
+                }
+            });
+            fill(guid, from, index + 1, left - 1, local);
+        });
+    }
+
+    private long farthestNeighbourRtt() {
+        long max = 0;
+        for (NodeHandle n : node.localArea().neighbours()) {
+            max = Math.max(max, node.peers().rtt(n.id()));
+        }
+        return max;
+    }
+
+    /** Copies made on the remote sources of inserted objects' misses (outside this node's local area). */
+    public long remoteMade() {
+        return remoteMade;
     }
 
     /** Inserted objects copied to this node. */

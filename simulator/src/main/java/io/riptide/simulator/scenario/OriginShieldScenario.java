@@ -183,6 +183,8 @@ public final class OriginShieldScenario implements Scenario {
                 .put("copies_per_document_before_second_wave", copiesBefore)
                 // Copies the managers made of what they had inserted, on their own nodes (CacheManagerConfig.copyInserts).
                 .put("manager_inserted_copies", managers.stream().mapToLong(m -> m.insertedCopies().made()).sum())
+                // ... and on the sources of the misses outside their local areas (campuses without a manager).
+                .put("manager_remote_copies", managers.stream().mapToLong(m -> m.insertedCopies().remoteMade()).sum())
                 .put("manager_insert_retries", managers.stream().mapToLong(m -> m.gateway().retried()).sum())
                 .put("manager_inserted_copy_failures", managers.stream().mapToLong(m -> m.insertedCopies().failures()).sum())
                 .put("second_wave_messages_overflowed", overflowedSecond);
