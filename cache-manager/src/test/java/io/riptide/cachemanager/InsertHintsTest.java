@@ -55,6 +55,7 @@ class InsertHintsTest {
         String url = "http://example.com/copied";
         Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
         stub.hint(6, new MissHint(url, guid));
+        stub.hint(18, new MissHint(url, guid)); // two access nodes of the stub missed it
         stub.run(Duration.ofSeconds(10));
 
         assertEquals(1, stub.originFetches(), "one fetch, by the gateway");
@@ -87,11 +88,26 @@ class InsertHintsTest {
     }
 
     @Test
+    void whatOneAccessNodeAloneMissedIsNotCopied() {
+        Stub stub = new Stub(4, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults(), MANAGER);
+        String url = "http://example.com/once";
+        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
+        stub.hint(6, new MissHint(url, guid));
+        stub.hint(6, new MissHint(url, guid));
+        stub.run(Duration.ofSeconds(10));
+
+        assertEquals(1, stub.originFetches());
+        assertFalse(stub.node(MANAGER).replicas().contains(guid), "one proxy's own miss is its own tiers' to keep");
+        assertEquals(0, stub.manager(MANAGER).insertedCopies().made());
+    }
+
+    @Test
     void withCopyInsertsOffOnlyTheGatewayHoldsWhatItInserted() {
         Stub stub = new Stub(4, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults().withCopyInserts(false), MANAGER);
         String url = "http://example.com/copied";
         Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
         stub.hint(6, new MissHint(url, guid));
+        stub.hint(18, new MissHint(url, guid));
         stub.run(Duration.ofSeconds(10));
 
         assertFalse(stub.node(MANAGER).replicas().contains(guid));

@@ -18,7 +18,10 @@ import java.util.Set;
  * gateway's stub, and every later request of this stub crosses two uplinks to reach it: in a crowd,
  * one uplink carries every stub's reads at once (origin-shield's second wave, with the paper's
  * 1.5 Mb/s links). With it, the stub that asked serves itself, as a CDN's edge fills on a miss.
- * An answer for an object this node holds already, or is copying, costs nothing.
+ * Only objects missed through at least {@link #MIN_SOURCES} access nodes are copied: with a replay of
+ * a real trace, where most URLs are asked for by one user, copying everything doubled the traffic on
+ * the gateway's uplink for nothing. An answer for an object this node holds already, or is copying,
+ * costs nothing.
  *
  * <p>Proxies in a campus without a manager of its own hint the nearest one elsewhere; their misses
  * are filled where they came from: each source of the object's misses that is outside this node's
@@ -27,8 +30,17 @@ import java.util.Set;
  * their holders' replacement, as any replica is.
  */
 public final class InsertedCopies {
+    /** Most copies in flight at once. */
+    static final int MAX_WINDOW = 16;
+
     /** Tries at one copy: the first, and two more a locate deadline, then two, later. */
     static final int ATTEMPTS = 3;
+
+    /**
+     * Copies are made for objects that at least this many access nodes missed: what one proxy alone
+     * asked for, its own tiers keep, and a copy would only add its bytes to busy uplinks.
+     */
+    static final int MIN_SOURCES = 2;
 
     /** Below this round trip a source is on this node's own network, whatever its neighbours' distances. */
     static final Duration LAN_RTT = Duration.ofMillis(5);
@@ -42,6 +54,11 @@ public final class InsertedCopies {
     private long made;
     private long failures;
     private long remoteMade;
+    private long skippedFull;
+    private long skippedBusy;
+    // Copies at once (AIMD, as TCP's congestion window): how many may be in flight, and how many are.
+    private double window = MAX_WINDOW / 4.0;
+    private int inFlight;
 
     public InsertedCopies(OverlayNode node, CacheManagerConfig config) {
         this.node = node;
@@ -61,7 +78,8 @@ public final class InsertedCopies {
     public void onAnswer(InsertReply reply) {
         boolean held = reply.outcome() == Outcome.INSERTED || reply.outcome() == Outcome.UNCHANGED;
         Id guid = reply.guid();
-        if (!enabled || !held || guid.equals(Id.ZERO) || !copying.add(guid)) {
+        if (!enabled || !held || guid.equals(Id.ZERO)
+                || sources.heaviestFirst(guid, node.env().nowNanos()).size() < MIN_SOURCES || !copying.add(guid)) {
             return;
         }
         if (node.replicas().contains(guid)) {
@@ -69,11 +87,32 @@ public final class InsertedCopies {
             fillRemoteSources(guid);
             return;
         }
+        if (!hasRoom()) {
+            // A copy made on speculation must not displace a replica that serves: with a full store, the
+            // gateway's copy serves the stub, and slow hits or load make a copy here if it pays.
+            copying.remove(guid);
+            skippedFull++;
+            return;
+        }
+        if (inFlight >= (int) window) {
+            // Copies are speculative: when the paths they take are congested, they would only add to it.
+            copying.remove(guid);
+            skippedBusy++;
+            return;
+        }
         copy(guid, 1);
     }
 
+    /** Whether this node's store has room to spare (under nine tenths of its bounds). */
+    private boolean hasRoom() {
+        return node.replicas().payloadBytes() < 0.9 * node.config().maxReplicaBytes()
+                && node.replicas().objects() < 0.9 * node.config().maxReplicas();
+    }
+
     private void copy(Id guid, int attempt) {
-        LocalCopy.make(node, guid, stored -> {
+        inFlight++;
+        LocalCopy.make(node, guid, (stored, elapsed) -> {
+            adjustWindow(stored, elapsed);
             if (stored) {
                 copying.remove(guid);
                 made++;
@@ -87,6 +126,20 @@ public final class InsertedCopies {
                 failures++;
             }
         });
+    }
+
+    /**
+     * A copy ended. Additive increase, multiplicative decrease, as TCP's congestion window: a copy that
+     * failed, or took longer than a third of a locate deadline (it queued behind busy links), halves the
+     * copies allowed in flight; one that went quickly allows one more.
+     */
+    private void adjustWindow(boolean ok, long elapsedNanos) {
+        inFlight--;
+        if (ok && elapsedNanos <= node.config().locateDeadline().toNanos() / 3) {
+            window = Math.min(MAX_WINDOW, window + 1);
+        } else {
+            window = Math.max(1, window / 2);
+        }
     }
 
     private void fillRemoteSources(Id guid) {
@@ -107,7 +160,14 @@ public final class InsertedCopies {
                 fill(guid, from, index + 1, left, local); // a local source: served by this node's copy
                 return;
             }
+            if (inFlight >= (int) window) {
+                skippedBusy++;
+                return; // the links are busy: the rest of this object's sources go without
+            }
+            inFlight++;
+            long started = node.env().nowNanos();
             node.replicateTo(source, guid, r -> {
+                adjustWindow(r.ok(), node.env().nowNanos() - started);
                 if (r.ok() && !"already held".equals(r.reason())) {
                     remoteMade++;
                 }
@@ -127,6 +187,16 @@ public final class InsertedCopies {
     /** Copies made on the remote sources of inserted objects' misses (outside this node's local area). */
     public long remoteMade() {
         return remoteMade;
+    }
+
+    /** Inserted objects not copied because this node's store was (nearly) full. */
+    public long skippedFull() {
+        return skippedFull;
+    }
+
+    /** Inserted objects not copied because the copies in flight filled the window (the links were busy). */
+    public long skippedBusy() {
+        return skippedBusy;
     }
 
     /** Inserted objects copied to this node. */

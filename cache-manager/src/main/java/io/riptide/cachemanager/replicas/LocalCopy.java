@@ -2,6 +2,7 @@ package io.riptide.cachemanager.replicas;
 
 import io.riptide.core.id.Id;
 import io.riptide.dolr.OverlayNode;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -14,12 +15,17 @@ final class LocalCopy {
 
     /** Copies {@code guid} to {@code node}; {@code done} hears whether it is stored there now. */
     static void make(OverlayNode node, Id guid, Consumer<Boolean> done) {
+        make(node, guid, (stored, elapsed) -> done.accept(stored));
+    }
+
+    /** As {@link #make(OverlayNode, Id, Consumer)}, also telling how long the read took, in nanoseconds. */
+    static void make(OverlayNode node, Id guid, BiConsumer<Boolean, Long> done) {
         node.read(guid, node.config().defaultTtl(), r -> {
             boolean stored = r.found() && r.data() != null && node.storeReplica(guid, r.data());
             if (stored) {
                 node.joinTree(guid, r.replica());
             }
-            done.accept(stored);
+            done.accept(stored, r.elapsedNanos());
         });
     }
 }

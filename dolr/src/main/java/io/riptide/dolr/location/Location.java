@@ -85,6 +85,11 @@ public final class Location {
 
     /** The least a locate waits before it is hedged: below this a second route costs more than it saves. */
     public static final Duration MIN_HEDGE = Duration.ofMillis(50);
+    /** Hedges are at most this share of locates (a budget, as gRPC throttles retries): more would add load where queues are already long. */
+    static final double HEDGE_SHARE = 0.1;
+    /** Hedges that may be spent at once after a quiet spell. */
+    static final double MAX_HEDGE_TOKENS = 10;
+    private double hedgeTokens = MAX_HEDGE_TOKENS;
 
     /** A requester's wait for an answer: one attempt, or two once hedged. */
     private static final class Pending {
@@ -296,7 +301,8 @@ public final class Location {
     public void locate(Id guid, WireMessage payload, int ttl, boolean useBloom, Consumer<LocateResult> done) {
         Pending p = awaitAnswer(guid, done);
         int bloom = useBloom && config.bloomEnabled() ? config.bloomLevels() - 1 : 0;
-        if (payload instanceof WhereIs || payload instanceof ReadReplica || payload instanceof ReadHead) {
+        hedgeTokens = Math.min(MAX_HEDGE_TOKENS, hedgeTokens + HEDGE_SHARE);
+        if (payload instanceof WhereIs || payload instanceof ReadHead) {
             p.firstHop = forwarder.nextHop(guid);
             p.hedgeTimer = env.schedule(locateTimes.timeout(), () -> hedge(p, ttl, payload));
         }
@@ -307,6 +313,10 @@ public final class Location {
         if (pending.get(p.id) != p) {
             return; // answered, or failed with nothing left to wait for
         }
+        if (hedgeTokens < 1) {
+            return; // over the hedge budget: when most locates are late, the path is congested, not broken
+        }
+        hedgeTokens -= 1;
         hedged++;
         p.hedgeId = ++nextRequest;
         p.outstanding++;

@@ -185,6 +185,7 @@ public final class OriginShieldScenario implements Scenario {
                 .put("manager_inserted_copies", managers.stream().mapToLong(m -> m.insertedCopies().made()).sum())
                 // ... and on the sources of the misses outside their local areas (campuses without a manager).
                 .put("manager_remote_copies", managers.stream().mapToLong(m -> m.insertedCopies().remoteMade()).sum())
+                .put("manager_copies_skipped_busy", managers.stream().mapToLong(m -> m.insertedCopies().skippedBusy()).sum())
                 .put("manager_insert_retries", managers.stream().mapToLong(m -> m.gateway().retried()).sum())
                 .put("manager_inserted_copy_failures", managers.stream().mapToLong(m -> m.insertedCopies().failures()).sum())
                 .put("second_wave_messages_overflowed", overflowedSecond);
