@@ -49,14 +49,20 @@ class InsertHintsTest {
         assertTrue(read.found(), "the inserted object is in the overlay");
     }
 
+    /** {@code url} missed through each of {@code accessNodes} in turn, then {@code d} of virtual time; its GUID. */
+    private static Id missed(Stub stub, String url, Duration d, int... accessNodes) {
+        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
+        for (int v : accessNodes) {
+            stub.hint(v, new MissHint(url, guid));
+        }
+        stub.run(d);
+        return guid;
+    }
+
     @Test
     void whatTheStubMissedIsCopiedToItsManagerSoItsNextReadStaysInTheStub() {
         Stub stub = new Stub(4, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults(), MANAGER);
-        String url = "http://example.com/copied";
-        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
-        stub.hint(6, new MissHint(url, guid));
-        stub.hint(18, new MissHint(url, guid)); // two access nodes of the stub missed it
-        stub.run(Duration.ofSeconds(10));
+        Id guid = missed(stub, "http://example.com/copied", Duration.ofSeconds(10), 6, 18); // two access nodes of the stub
 
         assertEquals(1, stub.originFetches(), "one fetch, by the gateway");
         assertTrue(stub.node(MANAGER).replicas().contains(guid), "the manager's node holds a copy");
@@ -71,13 +77,9 @@ class InsertHintsTest {
         // Campuses big enough that a node's local area (its 16 nearest) lies inside its own.
         int groups = 4;
         Stub stub = new Stub(5, 120, groups, GATEWAY, CacheManagerConfig.defaults(), MANAGER);
-        String url = "http://example.com/far-away";
-        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
         int far = 3; // group 3: neither the manager's group (0) nor the gateway's (1)
         int near = 8; // the manager's own group
-        stub.hint(far, new MissHint(url, guid));
-        stub.hint(near, new MissHint(url, guid));
-        stub.run(Duration.ofSeconds(15));
+        Id guid = missed(stub, "http://example.com/far-away", Duration.ofSeconds(15), far, near);
 
         assertTrue(stub.node(MANAGER).replicas().contains(guid), "the manager's own copy");
         assertTrue(stub.node(far).replicas().contains(guid), "a copy where the far miss came from");
@@ -90,11 +92,7 @@ class InsertHintsTest {
     @Test
     void whatOneAccessNodeAloneMissedIsNotCopied() {
         Stub stub = new Stub(4, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults(), MANAGER);
-        String url = "http://example.com/once";
-        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
-        stub.hint(6, new MissHint(url, guid));
-        stub.hint(6, new MissHint(url, guid));
-        stub.run(Duration.ofSeconds(10));
+        Id guid = missed(stub, "http://example.com/once", Duration.ofSeconds(10), 6, 6);
 
         assertEquals(1, stub.originFetches());
         assertFalse(stub.node(MANAGER).replicas().contains(guid), "one proxy's own miss is its own tiers' to keep");
@@ -104,11 +102,7 @@ class InsertHintsTest {
     @Test
     void withCopyInsertsOffOnlyTheGatewayHoldsWhatItInserted() {
         Stub stub = new Stub(4, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults().withCopyInserts(false), MANAGER);
-        String url = "http://example.com/copied";
-        Id guid = ObjectNames.objectGuid(stub.provider.publicKey(), url, "");
-        stub.hint(6, new MissHint(url, guid));
-        stub.hint(18, new MissHint(url, guid));
-        stub.run(Duration.ofSeconds(10));
+        Id guid = missed(stub, "http://example.com/copied", Duration.ofSeconds(10), 6, 18);
 
         assertFalse(stub.node(MANAGER).replicas().contains(guid));
         assertEquals(0, stub.manager(MANAGER).insertedCopies().made());
