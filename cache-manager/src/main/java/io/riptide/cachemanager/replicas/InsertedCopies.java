@@ -8,6 +8,7 @@ import io.riptide.dolr.OverlayNode;
 import io.riptide.cachemanager.hot.LoadSources;
 import io.riptide.core.runtime.NodeHandle;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -32,6 +33,8 @@ import java.util.Set;
 public final class InsertedCopies {
     /** Most copies in flight at once. */
     static final int MAX_WINDOW = 16;
+    /** Most copies waiting for the window; more are dropped (the gateway's copy still serves). */
+    static final int MAX_WAITING = 1024;
 
     /** Tries at one copy: the first, and two more a locate deadline, then two, later. */
     static final int ATTEMPTS = 3;
@@ -59,6 +62,7 @@ public final class InsertedCopies {
     // Copies at once (AIMD, as TCP's congestion window): how many may be in flight, and how many are.
     private double window = MAX_WINDOW / 4.0;
     private int inFlight;
+    private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
 
     public InsertedCopies(OverlayNode node, CacheManagerConfig config) {
         this.node = node;
@@ -94,12 +98,6 @@ public final class InsertedCopies {
             skippedFull++;
             return;
         }
-        if (inFlight >= (int) window) {
-            // Copies are speculative: when the paths they take are congested, they would only add to it.
-            copying.remove(guid);
-            skippedBusy++;
-            return;
-        }
         copy(guid, 1);
     }
 
@@ -109,8 +107,28 @@ public final class InsertedCopies {
                 && node.replicas().objects() < 0.9 * node.config().maxReplicas();
     }
 
+    /**
+     * Runs {@code transfer} now if the window allows another copy in flight, else queues it (up to
+     * {@link #MAX_WAITING}; beyond that it is dropped and counted). Copies are speculative: on congested
+     * paths they go one at a time instead of adding to the queues.
+     */
+    private void admit(Runnable transfer, Runnable dropped) {
+        if (inFlight < (int) window) {
+            inFlight++;
+            transfer.run();
+        } else if (waiting.size() < MAX_WAITING) {
+            waiting.add(transfer);
+        } else {
+            skippedBusy++;
+            dropped.run();
+        }
+    }
+
     private void copy(Id guid, int attempt) {
-        inFlight++;
+        admit(() -> makeCopy(guid, attempt), () -> copying.remove(guid));
+    }
+
+    private void makeCopy(Id guid, int attempt) {
         LocalCopy.make(node, guid, (stored, elapsed) -> {
             adjustWindow(stored, elapsed);
             if (stored) {
@@ -140,6 +158,10 @@ public final class InsertedCopies {
         } else {
             window = Math.max(1, window / 2);
         }
+        while (inFlight < (int) window && !waiting.isEmpty()) {
+            inFlight++;
+            waiting.poll().run();
+        }
     }
 
     private void fillRemoteSources(Id guid) {
@@ -160,18 +182,15 @@ public final class InsertedCopies {
                 fill(guid, from, index + 1, left, local); // a local source: served by this node's copy
                 return;
             }
-            if (inFlight >= (int) window) {
-                skippedBusy++;
-                return; // the links are busy: the rest of this object's sources go without
-            }
-            inFlight++;
-            long started = node.env().nowNanos();
-            node.replicateTo(source, guid, r -> {
-                adjustWindow(r.ok(), node.env().nowNanos() - started);
-                if (r.ok() && !"already held".equals(r.reason())) {
-                    remoteMade++;
-                }
-            });
+            admit(() -> {
+                long started = node.env().nowNanos();
+                node.replicateTo(source, guid, r -> {
+                    adjustWindow(r.ok(), node.env().nowNanos() - started);
+                    if (r.ok() && !"already held".equals(r.reason())) {
+                        remoteMade++;
+                    }
+                });
+            }, () -> { });
             fill(guid, from, index + 1, left - 1, local);
         });
     }
@@ -194,7 +213,7 @@ public final class InsertedCopies {
         return skippedFull;
     }
 
-    /** Inserted objects not copied because the copies in flight filled the window (the links were busy). */
+    /** Copies dropped because too many waited for the window (the links stayed busy). */
     public long skippedBusy() {
         return skippedBusy;
     }
