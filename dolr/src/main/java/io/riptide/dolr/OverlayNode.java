@@ -41,6 +41,7 @@ import io.riptide.dolr.location.LocationMessages.Locate;
 import io.riptide.dolr.location.LocationMessages.LocateFailed;
 import io.riptide.dolr.location.LocationMessages.ObjectDelivery;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
+import io.riptide.dolr.location.LocationMessages.Rivals;
 import io.riptide.dolr.location.LocationMessages.Publish;
 import io.riptide.dolr.location.LocationMessages.PublishAck;
 import io.riptide.dolr.location.LocationMessages.ReadBody;
@@ -168,7 +169,7 @@ public final class OverlayNode implements MessageHandler {
                 guid -> store.head(guid).thenApply(head -> head == null ? null : head.toBytes()), this::heldObjects, localArea,
                 leafSet, peers, suspect,
                 (guid, payload, requester, requestId, hops) -> application().deliverToObject(guid, payload, requester, requestId, hops),
-                this::slotBackups);
+                this::slotBackups, this::measure);
         this.membership = new Membership(env, config, table, leafSet, peers, prober, forwarder, new MembershipListener() {
             @Override
             public void onMeasured(NodeHandle peer, long rttNanos) {
@@ -258,10 +259,13 @@ public final class OverlayNode implements MessageHandler {
         return app;
     }
 
-    /** A peer's RTT in nanoseconds: the one measured already, or a probe's answer (-1 if none came). */
+    /**
+     * A peer's distance as an RTT in nanoseconds (the least sampled, see {@link PeerTable#distance}): the one
+     * measured already, or a probe's answer (-1 if none came).
+     */
     public void measure(NodeHandle peer, LongConsumer result) {
         if (peers.isMeasured(peer.id())) {
-            result.accept(peers.rtt(peer.id()));
+            result.accept(peers.distance(peer.id()));
         } else {
             prober.probe(peer, result);
         }
@@ -584,12 +588,14 @@ public final class OverlayNode implements MessageHandler {
             location.onLocateFailed(failed);
         } else if (m instanceof ReplicaList list) {
             location.onReplicaList(list);
+        } else if (m instanceof Rivals rivals) {
+            location.onRivals(rivals);
         } else if (m instanceof PointerCopy copy) {
-            location.onPointerCopy(copy);
+            location.onPointerCopy(from, copy);
         } else if (m instanceof PublishAck ack) {
             location.onPublishAck(ack);
-        } else if (m instanceof BloomPull) {
-            localArea.onPull(from);
+        } else if (m instanceof BloomPull pull) {
+            localArea.onPull(from, pull.adopt());
         } else if (m instanceof BloomAd ad) {
             localArea.onAd(from, ad);
         } else if (m instanceof Placed placed) {

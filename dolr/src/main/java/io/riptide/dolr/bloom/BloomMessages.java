@@ -16,8 +16,11 @@ public final class BloomMessages {
     private BloomMessages() {
     }
 
-    /** Asks a neighbour for its advertisement. */
-    public record BloomPull() implements WireMessage {
+    /**
+     * Asks a neighbour for its advertisement. {@code adopt}: few peers pull the sender's own, so its
+     * holdings are invisible to the area; it asks the neighbour to link to it in turn.
+     */
+    public record BloomPull(boolean adopt) implements WireMessage {
     }
 
     /**
@@ -31,7 +34,7 @@ public final class BloomMessages {
 
     /** Registers these messages in {@code codec} (tags 50–59). */
     public static void register(MessageCodec codec) {
-        codec.register(50, BloomPull.class, (m, out) -> { }, in -> new BloomPull());
+        codec.register(50, BloomPull.class, (m, out) -> out.bool(m.adopt()), in -> new BloomPull(in.bool()));
         codec.register(51, BloomAd.class,
                 (m, out) -> {
                     out.u8(m.hashes()).u8(m.words().size()).u8(m.pushed() ? 1 : 0);

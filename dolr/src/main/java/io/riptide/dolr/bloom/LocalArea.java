@@ -30,6 +30,13 @@ import java.util.function.Supplier;
  * that answered this node's reads although they are not among its nearest (a stub's cache manager
  * node, typically). Their filters are consulted as a neighbour's are, so a replica on such a peer is
  * reached in one hop rather than through a neighbour.
+ *
+ * <p>Nearness is not symmetric: a node at the edge of its stub picks the nearest peers, but may be
+ * nobody's nearest, and then no filter in the area holds what it offers (a cache manager there would
+ * never be found in the local area). So a node that fewer than {@link #MIN_PULLERS} peers pull from
+ * asks its nearest neighbours to adopt it; a node keeps up to {@link #ADOPTED_SLOTS} such peers as
+ * links of its own, pulls their filters and advertises them as a neighbour's, so the area sees the
+ * lonely node's holdings one level further out, and lets them go once they stop asking.
  */
 public final class LocalArea {
     /** Least time between two pushes from this node: a node storing many replicas at once sends one per gap. */
@@ -42,6 +49,10 @@ public final class LocalArea {
     static final int PROVIDER_SLOTS = 4;
     /** A provider that has served nothing for this many refresh periods is let go. */
     private static final int PROVIDER_PERIODS = 10;
+    /** A node pulled by fewer peers than this asks as many of its nearest neighbours to adopt it. */
+    static final int MIN_PULLERS = 2;
+    /** Adopted peers kept beside the nearest neighbours. */
+    static final int ADOPTED_SLOTS = 2;
 
     /** A neighbour that probably leads to the object, {@code level} hops through it. */
     public record Match(NodeHandle neighbour, int level) {
@@ -64,6 +75,9 @@ public final class LocalArea {
     private final Map<Id, AttenuatedBloomFilter> filters = new HashMap<>();
     private final Subscribers subscribers;
     private final Providers providers = new Providers(PROVIDER_SLOTS);
+    // Lonely peers linked at their request; "served" is their latest request.
+    private final Providers adopted = new Providers(ADOPTED_SLOTS);
+    private long startedAtNanos;
     private long refreshNanos = Duration.ofSeconds(10).toNanos();
     private long subscriberTtlNanos = Duration.ofSeconds(30).toNanos();
     private boolean started;
@@ -107,6 +121,7 @@ public final class LocalArea {
         subscriberTtlNanos = refresh.toNanos() * SUBSCRIBER_PERIODS;
         ownRebuildNanos = refresh.toNanos();
         started = true;
+        startedAtNanos = env.nowNanos();
         env.periodic(refresh, this::pull);
     }
 
@@ -143,6 +158,7 @@ public final class LocalArea {
             return;
         }
         providers.remove(id); // now a neighbour proper
+        adopted.remove(id);
         rtts.put(id, rttNanos);
         int pos = 0;
         while (pos < neighbours.size() && rtts.get(neighbours.get(pos).id()) <= rttNanos) {
@@ -159,7 +175,7 @@ public final class LocalArea {
         }
         if (existing < 0 && started && indexOf(id) >= 0) {
             // A new neighbour: its filter now, not at the next refresh, and its pushes from now on.
-            env.send(peer.address(), new BloomPull());
+            env.send(peer.address(), new BloomPull(false));
             pulls++;
         }
     }
@@ -180,6 +196,7 @@ public final class LocalArea {
             neighbours.remove(i);
         }
         providers.remove(id);
+        adopted.remove(id);
         rtts.remove(id);
         filters.remove(id);
         subscribers.remove(id);
@@ -213,7 +230,7 @@ public final class LocalArea {
                 filters.remove(displaced.id());
             }
             if (!known) {
-                env.send(peer.address(), new BloomPull());
+                env.send(peer.address(), new BloomPull(false));
                 pulls++;
             }
         });
@@ -243,6 +260,11 @@ public final class LocalArea {
         }
     }
 
+    /** The lonely peers this node links at their request, longest since asking first. */
+    public List<NodeHandle> adopted() {
+        return adopted.peers();
+    }
+
     /** The providers kept beside the neighbours, longest since serving first. */
     public List<NodeHandle> providers() {
         return providers.peers();
@@ -254,26 +276,60 @@ public final class LocalArea {
     }
 
     private void pull() {
-        for (NodeHandle gone : providers.expire(env.nowNanos() - PROVIDER_PERIODS * refreshNanos)) {
-            if (indexOf(gone.id()) < 0) {
+        long now = env.nowNanos();
+        for (NodeHandle gone : providers.expire(now - PROVIDER_PERIODS * refreshNanos)) {
+            if (indexOf(gone.id()) < 0 && !adopted.contains(gone.id())) {
                 filters.remove(gone.id());
             }
         }
-        for (NodeHandle n : neighbours) {
-            env.send(n.address(), new BloomPull());
+        for (NodeHandle gone : adopted.expire(now - subscriberTtlNanos)) {
+            if (indexOf(gone.id()) < 0 && !providers.contains(gone.id())) {
+                filters.remove(gone.id());
+            }
+        }
+        // Lonely: once pullers have had time to come (a few refreshes), too few pull this node's filter.
+        boolean lonely = now - startedAtNanos >= subscriberTtlNanos
+                && subscribers.since(now - subscriberTtlNanos).size() < MIN_PULLERS;
+        for (int i = 0; i < neighbours.size(); i++) {
+            env.send(neighbours.get(i).address(), new BloomPull(lonely && i < MIN_PULLERS));
             pulls++;
         }
         for (NodeHandle p : providers.peers()) {
-            env.send(p.address(), new BloomPull());
+            env.send(p.address(), new BloomPull(false));
             pulls++;
+        }
+        for (NodeHandle p : adopted.peers()) {
+            if (!providers.contains(p.id())) {
+                env.send(p.address(), new BloomPull(false));
+                pulls++;
+            }
         }
     }
 
-    /** Answers a neighbour's pull with this node's advertisement; the puller now hears of pushes too. */
-    public void onPull(NodeHandle from) {
-        subscribers.pulled(from, env.nowNanos());
+    /**
+     * Answers a neighbour's pull with this node's advertisement; the puller now hears of pushes too.
+     * A puller asking to be adopted ({@code adopt}) is measured and, if local, linked as a neighbour.
+     */
+    public void onPull(NodeHandle from, boolean adopt) {
+        long now = env.nowNanos();
+        subscribers.pulled(from, now);
         env.send(from.address(), advertisement());
         answers++;
+        Id id = from.id();
+        if (!adopt || capacity == 0 || !started || indexOf(id) >= 0 || adopted.servedAgain(id, now)) {
+            return;
+        }
+        measure.accept(from, rtt -> {
+            if (rtt < 0 || neighbours.isEmpty() || rtt > reachNanos() || indexOf(id) >= 0 || adopted.contains(id)) {
+                return;
+            }
+            NodeHandle displaced = adopted.served(from, rtt, env.nowNanos());
+            if (displaced != null && indexOf(displaced.id()) < 0 && !providers.contains(displaced.id())) {
+                filters.remove(displaced.id());
+            }
+            env.send(from.address(), new BloomPull(false));
+            pulls++;
+        });
     }
 
     /** Level 0: this node's replicas; level j: what lies j hops away through its neighbours. */
@@ -298,15 +354,18 @@ public final class LocalArea {
     }
 
     /**
-     * Advertised levels 1..levels-2: the union of the neighbours' link filters at each. Providers'
-     * filters are left out: a provider is a shortcut for this node only, and advertising it would
-     * make a farther replica look as near, in levels, as a nearer one to every peer pulling from here.
+     * Advertised levels 1..levels-2: the union of the neighbours' (and adopted peers') link filters at
+     * each. Providers' filters are left out: a provider is a shortcut for this node only, and
+     * advertising it would make a farther replica look as near, in levels, as a nearer one to every
+     * peer pulling from here. An adopted peer is near, and linked only because nobody else links it.
      */
     private List<long[]> neighbourLevels() {
         List<long[]> words = new ArrayList<>();
+        List<NodeHandle> links = new ArrayList<>(neighbours);
+        links.addAll(adopted.peers());
         for (int level = 1; level < levels - 1; level++) {
             BloomFilter union = new BloomFilter(bits, hashes);
-            for (NodeHandle n : neighbours) {
+            for (NodeHandle n : links) {
                 AttenuatedBloomFilter f = filters.get(n.id());
                 if (f != null && f.depth() >= level) {
                     union.union(f.level(level));
@@ -375,7 +434,7 @@ public final class LocalArea {
      * to this node's own advertisement is passed on (pushed here in turn).
      */
     public void onAd(NodeHandle from, BloomAd ad) {
-        if ((indexOf(from.id()) < 0 && !providers.contains(from.id())) || ad.hashes() != hashes || ad.words().size() != levels - 1) {
+        if ((indexOf(from.id()) < 0 && !providers.contains(from.id()) && !adopted.contains(from.id())) || ad.hashes() != hashes || ad.words().size() != levels - 1) {
             return;
         }
         List<BloomFilter> linkLevels = new ArrayList<>(ad.words().size());
@@ -412,14 +471,16 @@ public final class LocalArea {
         return out;
     }
 
-    /** The neighbours and the providers, nearest first. */
+    /** The neighbours, the providers and the adopted peers, nearest first. */
     private List<NodeHandle> linkedNearestFirst() {
-        if (providers.size() == 0) {
+        if (providers.size() == 0 && adopted.size() == 0) {
             return neighbours;
         }
         List<NodeHandle> out = new ArrayList<>(neighbours);
-        for (NodeHandle p : providers.peers()) {
-            long rtt = providers.rttNanos(p.id());
+        List<NodeHandle> extra = new ArrayList<>(providers.peers());
+        adopted.peers().stream().filter(p -> !providers.contains(p.id())).forEach(extra::add);
+        for (NodeHandle p : extra) {
+            long rtt = rttOf(p);
             int pos = 0;
             while (pos < out.size() && rttOf(out.get(pos)) <= rtt) {
                 pos++;
@@ -431,7 +492,10 @@ public final class LocalArea {
 
     private long rttOf(NodeHandle linked) {
         Long rtt = rtts.get(linked.id());
-        return rtt != null ? rtt : providers.rttNanos(linked.id());
+        if (rtt != null) {
+            return rtt;
+        }
+        return providers.contains(linked.id()) ? providers.rttNanos(linked.id()) : adopted.rttNanos(linked.id());
     }
 
     /**

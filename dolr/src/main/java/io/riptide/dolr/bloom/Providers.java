@@ -14,6 +14,9 @@ import java.util.Map;
  * among their nearest; keeping its filter as if it were a neighbour's turns every later Bloom hit
  * on it into one hop instead of two or three. Bounded: when full, the peer that served longest ago
  * makes room, and one that has not served for a while is let go.
+ *
+ * <p>The local area keeps its adopted peers (see {@link LocalArea}) in a second instance: there
+ * "served" means "asked again to be adopted".
  */
 final class Providers {
     private record Entry(NodeHandle peer, long rttNanos, long lastServedNanos) {

@@ -487,8 +487,9 @@ public final class Dissemination {
     }
 
     /**
-     * Asks the next candidate; if no answer has moved the member on by the next beat (a dead
-     * candidate answers nothing), tries the one after it.
+     * Asks the next candidate; if no answer has moved the member on within a quarter beat (a dead
+     * candidate answers nothing, a live one within a round trip), tries the one after it. An answer
+     * that comes later is still taken (the member then detaches from whichever it had).
      */
     private void attemptNext(Id guid, Tree t, long round) {
         if (t.candidates.isEmpty() || trees.get(guid) != t || t.lastHeard != round) {
@@ -498,5 +499,7 @@ public final class Dissemination {
         t.candidates = t.candidates.subList(1, t.candidates.size());
         t.attachSentAt = env.nowNanos();
         env.send(next.address(), new Attach(guid, t.stamp));
-        env.schedule(beat, () -> attemptNext(guid, t, round));
+        // Not a whole beat per candidate: an orphan deep in a tree whose interior failed would take
+        // a beat per dead ancestor and miss updates meanwhile.
+        env.schedule(beat.dividedBy(4), () -> attemptNext(guid, t, round));
     }}

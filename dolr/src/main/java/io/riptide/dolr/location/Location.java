@@ -24,6 +24,7 @@ import io.riptide.dolr.location.LocationMessages.ReadHead;
 import io.riptide.dolr.location.LocationMessages.ReadReplica;
 import io.riptide.dolr.location.LocationMessages.ReplicaList;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
+import io.riptide.dolr.location.LocationMessages.Rivals;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
 import io.riptide.dolr.location.PointerStore.Pointer;
 import io.riptide.dolr.routing.HopSender;
@@ -42,7 +43,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -52,6 +55,11 @@ import java.util.function.Supplier;
  * nothing). Locating first asks the local area's Bloom filters, then routes toward the root until the
  * first pointer, which sends the request to the nearest replica; the replica answers the requester
  * directly. A spent hop budget or a root without pointers fails fast.
+ *
+ * <p>A pointer's distance is the replica's from the holder, not from the requester. When the holder
+ * is far from the requester and holds pointers to several replicas whose distances are too close for
+ * that to decide (a service offered by several providers, each nearest to someone), it names them to
+ * the requester ({@link Rivals}), which measures them and sends its request to its own nearest.
  */
 public final class Location {
     private final Env env;
@@ -69,6 +77,7 @@ public final class Location {
     private final Consumer<NodeHandle> onSuspect;
     private final ObjectHandler objects;
     private final java.util.function.Function<Id, List<NodeHandle>> slotBackups;
+    private final BiConsumer<NodeHandle, LongConsumer> measure;
     /** Publish hops whose slot backups also get the pointer. */
     private static final int BACKUP_POINTER_HOPS = 2;
     // By request ID; a hedged locate's two attempts map to the same Pending.
@@ -82,6 +91,7 @@ public final class Location {
     private long failedLocates;
     private long hedged;
     private long hedgeWins;
+    private long chosenByRequester;
 
     /** The least a locate waits before it is hedged: below this a second route costs more than it saves. */
     public static final Duration MIN_HEDGE = Duration.ofMillis(50);
@@ -97,6 +107,8 @@ public final class Location {
         final Id guid;
         final long startedAt;
         final Consumer<LocateResult> done;
+        WireMessage payload; // what to hand the replica this node chooses among rivals
+        int ttl;
         Cancellable deadline = () -> { };
         Cancellable hedgeTimer = () -> { };
         long hedgeId; // 0 until hedged
@@ -116,7 +128,8 @@ public final class Location {
                     java.util.function.Function<Id, CompletableFuture<byte[]>> replicaHead,
                     Supplier<List<Id>> replicas, LocalArea area, LeafSet leafSet,
                     PeerTable peers, Consumer<NodeHandle> onSuspect, ObjectHandler objects,
-                    java.util.function.Function<Id, List<NodeHandle>> slotBackups) {
+                    java.util.function.Function<Id, List<NodeHandle>> slotBackups,
+                    BiConsumer<NodeHandle, LongConsumer> measure) {
         this.env = env;
         this.config = config;
         this.forwarder = forwarder;
@@ -132,6 +145,7 @@ public final class Location {
         this.onSuspect = onSuspect;
         this.objects = objects;
         this.slotBackups = slotBackups;
+        this.measure = measure;
         this.publishAcks = new PendingRequests<>(env);
         this.listings = new PendingRequests<>(env);
         Duration deadline = config.locateDeadline();
@@ -239,15 +253,24 @@ public final class Location {
         return out;
     }
 
-    /** Pointers copied from a root (or handed over on a leaf-set change). */
-    public void onPointerCopy(PointerCopy copy) {
+    /**
+     * Pointers copied from {@code from}: a root, a publish hop (to its slot's backups), or a leaf-set
+     * neighbour handing over. A record's distance is the replica's from the sender, so this node adds
+     * its own distance to the sender: a copy sent across the wide area must not look as near as the
+     * sender's pointer, or a locate meeting it first goes to a far replica over a near one.
+     */
+    public void onPointerCopy(NodeHandle from, PointerCopy copy) {
         long now = env.nowNanos();
+        long rtt = peers.distance(from.id());
+        // Not measured yet: assume the sender as far as the farthest peer heard lately.
+        long toSender = (rtt >= 0 ? rtt : peers.recentHighRtt(now)) / 2;
         for (PointerRecord r : copy.pointers()) {
             if (r.remainingMillis() <= 0) {
                 pointers.remove(r.guid(), r.replica().id());
             } else {
                 long ttl = Math.min(r.remainingMillis(), config.pointerTtl().toMillis());
-                pointers.put(r.guid(), r.replica(), r.distanceNanos(), now + ttl * 1_000_000L);
+                long distance = r.replica().id().equals(env.self().id()) ? 0 : r.distanceNanos() + toSender;
+                pointers.put(r.guid(), r.replica(), distance, now + ttl * 1_000_000L);
             }
         }
     }
@@ -300,6 +323,8 @@ public final class Location {
      */
     public void locate(Id guid, WireMessage payload, int ttl, boolean useBloom, Consumer<LocateResult> done) {
         Pending p = awaitAnswer(guid, done);
+        p.payload = payload;
+        p.ttl = ttl;
         int bloom = useBloom && config.bloomEnabled() ? config.bloomLevels() - 1 : 0;
         hedgeTokens = Math.min(MAX_HEDGE_TOKENS, hedgeTokens + HEDGE_SHARE);
         if (payload instanceof WhereIs || payload instanceof ReadHead) {
@@ -508,7 +533,12 @@ public final class Location {
                 }
                 List<Pointer> found = livePointers(request.guid());
                 if (!found.isEmpty()) {
-                    followPointers(request, found, 0);
+                    List<NodeHandle> rivals = rivals(request, found, message.pathNanos());
+                    if (rivals.size() > 1) {
+                        nameRivals(request, rivals);
+                    } else {
+                        followPointers(request, found, 0);
+                    }
                     return false;
                 }
                 if (atRoot) {
@@ -540,6 +570,74 @@ public final class Location {
             }
         }
         return out;
+    }
+
+    /**
+     * The replicas that might be the requester's nearest, by the triangle inequality: this node is at
+     * most {@code pathNanos} from the requester, so a replica {@code d} from here is between
+     * {@code d - path} and {@code d + path} from it, and any replica within twice the path of the
+     * nearest pointer's distance might beat it. Reads keep the holder's choice: their answer carries
+     * the object, and a detour through the requester would add a round trip to every one.
+     */
+    private List<NodeHandle> rivals(Locate request, List<Pointer> found, long pathNanos) {
+        if (found.size() < 2 || request.payload() instanceof ReadReplica || request.payload() instanceof ReadHead
+                || request.hops() + 1 > request.ttl()) {
+            return List.of();
+        }
+        long bound = found.get(0).distanceNanos() + 2 * pathNanos;
+        List<Pointer> within = new ArrayList<>(found.subList(1, found.size()));
+        within.removeIf(p -> p.distanceNanos() > bound);
+        // Beyond the holder's own nearest, the likeliest to lie near the requester first: those about
+        // as far from here as the requester is (pointers near this node are all about as far from it).
+        within.sort(Comparator.comparingLong(p -> Math.abs(p.distanceNanos() - pathNanos)));
+        List<NodeHandle> out = new ArrayList<>(List.of(found.get(0).replica()));
+        for (Pointer p : within) {
+            if (out.size() < LocationMessages.MAX_RIVALS) {
+                out.add(p.replica());
+            }
+        }
+        return out;
+    }
+
+    private void nameRivals(Locate request, List<NodeHandle> rivals) {
+        Rivals named = new Rivals(request.requestId(), request.guid(), request.hops(), rivals);
+        if (request.requester().id().equals(env.self().id())) {
+            onRivals(named);
+        } else {
+            env.send(request.requester().address(), named);
+        }
+    }
+
+    /** A pointer holder named several replicas that might be this node's nearest: measure them and send to the nearest. */
+    public void onRivals(Rivals rivals) {
+        Pending p = pending.get(rivals.requestId());
+        if (p == null || !p.guid.equals(rivals.guid()) || p.payload == null || rivals.replicas().isEmpty()) {
+            return; // answered already, or not a request of ours
+        }
+        long attempt = rivals.requestId();
+        NearestFirst.order(env, peers, measure, rivals.replicas(), locateTimes.timeout(), ordered -> {
+            if (pending.get(attempt) == p) {
+                chosenByRequester++;
+                deliverTo(p, attempt, rivals.hops(), ordered, 0);
+            }
+        });
+    }
+
+    private void deliverTo(Pending p, long attempt, int hopsSoFar, List<NodeHandle> ordered, int index) {
+        if (index >= ordered.size() || pending.get(attempt) != p) {
+            finish(attempt, null, FailureReason.TIMEOUT, hopsSoFar, null);
+            return;
+        }
+        NodeHandle replica = ordered.get(index);
+        Locate request = new Locate(p.guid, env.self(), attempt, p.ttl, hopsSoFar + 1, 0, p.payload);
+        if (replica.id().equals(env.self().id())) {
+            onDelivery(new ObjectDelivery(request));
+            return;
+        }
+        hops.send(replica, new ObjectDelivery(request), () -> {
+            onSuspect.accept(replica);
+            deliverTo(p, attempt, hopsSoFar, ordered, index + 1);
+        });
     }
 
     private void followPointers(Locate request, List<Pointer> found, int index) {
@@ -637,7 +735,7 @@ public final class Location {
 
     /** Locates answered, failed and hedged so far. */
     public LocateStats stats() {
-        return new LocateStats(located, failedLocates, hedged, hedgeWins);
+        return new LocateStats(located, failedLocates, hedged, hedgeWins, chosenByRequester);
     }
 
     /** Locates still waiting. */

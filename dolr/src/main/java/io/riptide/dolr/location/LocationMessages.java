@@ -109,13 +109,27 @@ public final class LocationMessages {
     public record BodyRead(long requestId, byte[] digest, boolean found, byte[] body) implements WireMessage {
     }
 
-    /** One object pointer as copied between nodes. */
+    /** One object pointer as copied between nodes; {@code distanceNanos} is the replica's one-way distance from the sender. */
     public record PointerRecord(Id guid, NodeHandle replica, long distanceNanos, long remainingMillis) {
     }
 
     /** Pointers handed to a node that is (or becomes) one of the roots of their objects. */
     public record PointerCopy(List<PointerRecord> pointers) implements WireMessage {
     }
+
+    /**
+     * A pointer holder to the requester, direct: several replicas of {@code guid} (a service's
+     * providers) might be the requester's nearest, and only the requester can tell, so it measures
+     * them and hands its request to the nearest itself. {@code hops} is the locate's so far.
+     */
+    public record Rivals(long requestId, Id guid, int hops, List<NodeHandle> replicas) implements WireMessage {
+        public Rivals {
+            replicas = List.copyOf(replicas);
+        }
+    }
+
+    /** Most replicas a {@link Rivals} names: each costs the requester a probe (once: a distance measured is kept). */
+    public static final int MAX_RIVALS = 8;
 
     /** Routed to {@code guid}'s root, which answers the requester with every replica its pointers name. */
     public record ListReplicas(Id guid, NodeHandle requester, long requestId) implements WireMessage {
@@ -192,6 +206,9 @@ public final class LocationMessages {
         codec.register(41, ReplicaList.class,
                 (m, out) -> out.i64(m.requestId()).id(m.guid()).list(m.replicas(), WireWriter::handle),
                 in -> new ReplicaList(in.i64(), in.id(), in.list(MAX_POINTERS, WireReader::handle)));
+        codec.register(46, Rivals.class,
+                (m, out) -> out.i64(m.requestId()).id(m.guid()).u16(m.hops()).list(m.replicas(), WireWriter::handle),
+                in -> new Rivals(in.i64(), in.id(), in.u16(), in.list(MAX_RIVALS, WireReader::handle)));
         codec.register(36, PointerCopy.class, (m, out) -> out.list(m.pointers(), LocationMessages::pointer),
                 in -> new PointerCopy(in.list(MAX_POINTERS, LocationMessages::pointer)));
     }

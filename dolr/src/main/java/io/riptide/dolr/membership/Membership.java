@@ -204,14 +204,15 @@ public final class Membership implements RouteHandler {
         if (id.equals(env.self().id()) || peers.isDead(id, now)) {
             return;
         }
-        long rtt = peers.rtt(id);
+        long rtt = peers.distance(id);
         if (rtt >= 0 && peers.lastHeard(id) > now - config.heartbeatInterval().toNanos()) {
             offerMeasured(peer, rtt);
             return;
         }
         prober.probe(peer, sample -> {
             if (sample >= 0) {
-                offerMeasured(peer, sample);
+                long distance = peers.distance(id); // the sample is folded in already
+                offerMeasured(peer, distance >= 0 ? Math.min(distance, sample) : sample);
             } else if (table.contains(id) || leafSet.contains(id)) {
                 fail(peer);
             }
@@ -299,12 +300,15 @@ public final class Membership implements RouteHandler {
         long now = env.nowNanos();
         long lease = config.tableCheckInterval().toNanos();
         for (NodeHandle entry : table.all()) {
-            if (now - peers.lastHeard(entry.id()) > lease && !leafSet.contains(entry.id())) {
+            // Not heard from within the lease, or its distance rests on too few samples (the table
+            // chose it by distance, and so do pointers and the local area).
+            boolean silent = now - peers.lastHeard(entry.id()) > lease && !leafSet.contains(entry.id());
+            if (silent || peers.wantsDistanceSample(entry.id(), now)) {
                 prober.probe(entry, rtt -> {
-                    if (rtt < 0) {
-                        fail(entry);
-                    } else {
-                        table.offer(entry, peers.rtt(entry.id()));
+                    if (rtt >= 0) {
+                        table.offer(entry, peers.distance(entry.id()));
+                    } else if (silent) {
+                        fail(entry); // a peer heard from lately is not failed for one lost sample
                     }
                 });
             }

@@ -15,6 +15,10 @@ public final class PeerTable {
     public static final class Peer {
         private final NodeHandle handle;
         private long rttNanos = -1;
+        private long minRttNanos = -1;
+        private long minRttAt;
+        private int samples;
+        private long lastSampleAt;
         private long lastHeard = Long.MIN_VALUE;
 
         Peer(NodeHandle handle) {
@@ -48,6 +52,19 @@ public final class PeerTable {
     private long highRtt;
     private long highRttAt;
 
+    /**
+     * How long the least RTT sampled stands for a peer's distance before a new sample may replace it
+     * even if larger (as BBR keeps its min_rtt): a route that really got longer shows within this.
+     */
+    static final long MIN_RTT_WINDOW_NANOS = 300_000_000_000L;
+    /**
+     * A peer's distance rests on at least this many samples, taken at least {@link #DISTANCE_SAMPLE_GAP_NANOS}
+     * apart: one sample taken while the uplinks queued (a join storm) would otherwise stand for the
+     * peer's distance as long as nothing else measures it.
+     */
+    public static final int DISTANCE_SAMPLES = 3;
+    static final long DISTANCE_SAMPLE_GAP_NANOS = 30_000_000_000L;
+
     /** How fast {@link #recentHighRtt} forgets a slow sample. */
     static final long RECENT_HALF_LIFE_NANOS = 10_000_000_000L;
 
@@ -69,6 +86,8 @@ public final class PeerTable {
             Peer fresh = new Peer(handle);
             if (p != null) {
                 fresh.rttNanos = -1; // a node back on another address is measured again
+                fresh.minRttNanos = -1;
+                fresh.samples = 0;
             }
             peers.put(handle.id(), fresh);
             return fresh;
@@ -89,6 +108,14 @@ public final class PeerTable {
     public void rttSample(NodeHandle handle, long sampleNanos, long now) {
         Peer p = peer(handle);
         p.rttNanos = p.rttNanos < 0 ? sampleNanos : (3 * p.rttNanos + sampleNanos) / 4;
+        if (p.samples == 0 || now - p.lastSampleAt >= DISTANCE_SAMPLE_GAP_NANOS) {
+            p.samples++; // samples close together count once: they share whatever queue there was
+        }
+        p.lastSampleAt = now;
+        if (p.minRttNanos < 0 || sampleNanos <= p.minRttNanos || now - p.minRttAt > MIN_RTT_WINDOW_NANOS) {
+            p.minRttNanos = sampleNanos;
+            p.minRttAt = now;
+        }
         p.lastHeard = now;
         if (sampleNanos >= recentHighRtt(now)) {
             highRtt = sampleNanos;
@@ -112,7 +139,24 @@ public final class PeerTable {
         return halves > 40 ? 0 : (long) (highRtt * Math.pow(0.5, halves));
     }
 
-    /** The measured RTT of the peer with {@code id}, or -1. */
+    /**
+     * How far the peer with {@code id} is: the least RTT sampled lately, or -1. Samples taken while a
+     * link queues are long by the queueing, and the smoothed RTT carries that for many samples; a
+     * distance is the path's propagation, so proximity (routing-table neighbours, the local area,
+     * object pointers, the nearest replica) goes by this, and timeouts by the smoothed RTT.
+     */
+    public long distance(Id id) {
+        Peer p = peers.get(id);
+        return p == null ? -1 : p.minRttNanos;
+    }
+
+    /** Whether the distance of the peer with {@code id} rests on too few samples and another is due now. */
+    public boolean wantsDistanceSample(Id id, long now) {
+        Peer p = peers.get(id);
+        return p != null && p.samples > 0 && p.samples < DISTANCE_SAMPLES && now - p.lastSampleAt >= DISTANCE_SAMPLE_GAP_NANOS;
+    }
+
+    /** The smoothed RTT of the peer with {@code id}, or -1. */
     public long rtt(Id id) {
         Peer p = peers.get(id);
         return p == null ? -1 : p.rttNanos;

@@ -86,7 +86,7 @@ public final class RouteForwarder {
             handler.onRoot(message);
             return;
         }
-        long rtt = peers.rtt(next.id());
+        long rtt = peers.distance(next.id());
         Routed onward = message.nextHop(rtt < 0 ? 0 : rtt / 2);
         hops.send(next, onward, () -> {
             onSuspect.accept(next);

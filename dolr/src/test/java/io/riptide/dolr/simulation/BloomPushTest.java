@@ -29,7 +29,7 @@ class BloomPushTest {
     @Test
     void aNewProviderIsFoundThroughTheFiltersAtEveryLevelWithinTwoSeconds() {
         SimulatedOverlay overlay = OverlayFixture.settled(11, NODES, GROUPS);
-        run(overlay, Duration.ofSeconds(60)); // local areas settle
+        run(overlay, Duration.ofSeconds(120)); // local areas settle: distances rest on three samples 30 s apart
         int levels = overlay.node(PROVIDER).config().bloomLevels() - 1;
         Id service = Id.hash("riptide:new-service");
 
@@ -68,7 +68,7 @@ class BloomPushTest {
     @Test
     void pushesAreBoundedAndDieOut() {
         SimulatedOverlay overlay = OverlayFixture.settled(12, NODES, GROUPS);
-        run(overlay, Duration.ofSeconds(60));
+        run(overlay, Duration.ofSeconds(120)); // local areas settle: distances rest on three samples 30 s apart
         long pushesBefore = pushes(overlay);
         long pullTrafficBefore = pullTraffic(overlay);
         // A burst: one node stores 200 replicas within two seconds.
