@@ -63,7 +63,8 @@ class LocationLatencyScenariosTest {
         assertEquals(proxy, json.get("manager_direct_p80_ms").asDouble());
         assertEquals(0.07728, json.get("verify_service_ms").asDouble());
         assertEquals(0.13008, json.get("proxy_service_ms").asDouble(), 1e-9);
-        assertTrue(bloom <= proxy + json.get("proxy_service_ms").asDouble() + 1e-9, json.toString());
+        // result.json keeps six significant digits, so the sum is compared to that precision.
+        assertTrue(bloom <= proxy + json.get("proxy_service_ms").asDouble() + 1e-4, json.toString());
         assertEquals(bloom <= proxy, json.get("target_met").asBoolean(), "the target is reported as it stands");
     }
 }
