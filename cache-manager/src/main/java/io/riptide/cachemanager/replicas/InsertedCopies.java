@@ -198,7 +198,7 @@ public final class InsertedCopies {
     private long farthestNeighbourRtt() {
         long max = 0;
         for (NodeHandle n : node.localArea().neighbours()) {
-            max = Math.max(max, node.peers().rtt(n.id()));
+            max = Math.max(max, node.peers().distance(n.id()));
         }
         return max;
     }
