@@ -92,6 +92,7 @@ public final class Location {
     private long hedged;
     private long hedgeWins;
     private long chosenByRequester;
+    private long rootsAsked;
 
     /** The least a locate waits before it is hedged: below this a second route costs more than it saves. */
     public static final Duration MIN_HEDGE = Duration.ofMillis(50);
@@ -542,7 +543,7 @@ public final class Location {
                     return false;
                 }
                 if (atRoot) {
-                    fail(request, FailureReason.NOT_FOUND);
+                    askNextRoot(request);
                     return false;
                 }
                 if (request.hops() + 1 > request.ttl()) {
@@ -597,6 +598,31 @@ public final class Location {
             }
         }
         return out;
+    }
+
+    /**
+     * This node took itself for the GUID's root and holds no pointer. Right after joins its leaf set
+     * may lack a node nearer the GUID (the true root, which holds the pointers, or one of its
+     * neighbours, which hold copies): the request goes once to its leaf-set member nearest the GUID,
+     * which routes it on by its own leaf set. A second root without pointers answers NOT_FOUND.
+     */
+    private void askNextRoot(Locate request) {
+        NodeHandle next = null;
+        if (!request.rootChecked() && request.hops() + 1 <= request.ttl()) {
+            long now = env.nowNanos();
+            for (NodeHandle h : leafSet.members()) {
+                if (!h.id().equals(request.requester().id()) && !peers.isDead(h.id(), now)
+                        && (next == null || request.guid().compareRingDistance(h.id(), next.id()) < 0)) {
+                    next = h;
+                }
+            }
+        }
+        if (next == null) {
+            fail(request, FailureReason.NOT_FOUND);
+            return;
+        }
+        rootsAsked++;
+        hops.send(next, new ObjectDelivery(request.rootWasChecked().step(0)), () -> fail(request, FailureReason.NOT_FOUND));
     }
 
     private void nameRivals(Locate request, List<NodeHandle> rivals) {
@@ -735,7 +761,7 @@ public final class Location {
 
     /** Locates answered, failed and hedged so far. */
     public LocateStats stats() {
-        return new LocateStats(located, failedLocates, hedged, hedgeWins, chosenByRequester);
+        return new LocateStats(located, failedLocates, hedged, hedgeWins, chosenByRequester, rootsAsked);
     }
 
     /** Locates still waiting. */

@@ -32,18 +32,28 @@ public final class LocationMessages {
      * pointer is found, or sent directly to a neighbour whose Bloom filter claims the object
      * ({@code bloomHops} further such steps allowed). {@code hops} counts overlay hops so far and may
      * not pass {@code ttl}. {@code payload} is for the replica's application ({@link WhereIs} to
-     * only find it).
+     * only find it). {@code rootChecked}: a node that took itself for the root, and had no pointer,
+     * handed the request to its neighbour nearest the GUID; a second such root answers {@code NOT_FOUND}.
      */
     public record Locate(Id guid, NodeHandle requester, long requestId, int ttl, int hops, int bloomHops,
-                         WireMessage payload) implements WireMessage {
+                         WireMessage payload, boolean rootChecked) implements WireMessage {
+        public Locate(Id guid, NodeHandle requester, long requestId, int ttl, int hops, int bloomHops, WireMessage payload) {
+            this(guid, requester, requestId, ttl, hops, bloomHops, payload, false);
+        }
+
         /** The same request one hop further with {@code bloom} Bloom steps left. */
         public Locate step(int bloom) {
-            return new Locate(guid, requester, requestId, ttl, hops + 1, bloom, payload);
+            return new Locate(guid, requester, requestId, ttl, hops + 1, bloom, payload, rootChecked);
         }
 
         /** The same request having taken {@code totalHops} hops. */
         public Locate atHops(int totalHops) {
-            return new Locate(guid, requester, requestId, ttl, totalHops, 0, payload);
+            return new Locate(guid, requester, requestId, ttl, totalHops, 0, payload, rootChecked);
+        }
+
+        /** The same request, marked as handed on by a root without pointers. */
+        public Locate rootWasChecked() {
+            return new Locate(guid, requester, requestId, ttl, hops, bloomHops, payload, true);
         }
     }
 
@@ -166,8 +176,8 @@ public final class LocationMessages {
                 in -> new PublishAck(in.id(), in.i64()));
         codec.register(31, Locate.class,
                 (m, out) -> out.id(m.guid()).handle(m.requester()).i64(m.requestId()).u16(m.ttl()).u16(m.hops())
-                        .u8(m.bloomHops()).message(codec, m.payload()),
-                in -> new Locate(in.id(), in.handle(), in.i64(), in.u16(), in.u16(), in.u8(), in.message(codec)));
+                        .u8(m.bloomHops()).message(codec, m.payload()).bool(m.rootChecked()),
+                in -> new Locate(in.id(), in.handle(), in.i64(), in.u16(), in.u16(), in.u8(), in.message(codec), in.bool()));
         codec.register(32, ObjectDelivery.class,
                 (m, out) -> out.message(codec, m.request()),
                 in -> {
