@@ -289,9 +289,22 @@ public final class Membership implements RouteHandler {
         peers.heard(from, now);
         addToLeafSet(from);
         for (NodeHandle h : gossip.leafSet()) {
-            // Second-hand members are checked before they are taken: the sender may not yet know they failed.
-            if (!h.id().equals(env.self().id()) && !peers.isDead(h.id(), now) && leafSet.wouldAccept(h.id())) {
+            if (h.id().equals(env.self().id()) || !leafSet.wouldAccept(h.id())) {
+                continue;
+            }
+            if (!peers.isDead(h.id(), now)) {
+                // Second-hand members are checked before they are taken: the sender may not yet know they failed.
                 learn(h);
+            } else if (!peers.hasDeparted(h.id(), now)) {
+                // Failed here but listed by a member that hears it: perhaps a false alarm while the
+                // uplinks queued (two neighbours declaring each other failed then ignore each other for
+                // the mark's 70 s, and keys between them route to the wrong root). Ask it directly: an
+                // answer clears the mark.
+                prober.probe(h, rtt -> {
+                    if (rtt >= 0) {
+                        learn(h);
+                    }
+                });
             }
         }
     }

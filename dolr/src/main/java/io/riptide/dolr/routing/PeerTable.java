@@ -197,7 +197,8 @@ public final class PeerTable {
         }
     }
 
-    private boolean hasDeparted(Id id, long now) {
+    /** Whether {@code id} said it was leaving, and has not joined again, as of {@code now}. */
+    public boolean hasDeparted(Id id, long now) {
         if (departed.isEmpty()) {
             return false;
         }
