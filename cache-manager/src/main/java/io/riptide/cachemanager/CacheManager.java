@@ -43,7 +43,7 @@ public final class CacheManager implements OverlayApplication {
         this.node = node;
         this.service = ObjectNames.cacheManagerGuid(provider);
         this.hot = new HotObjects(node, config);
-        this.copies = new InsertedCopies(node, config);
+        this.copies = new InsertedCopies(node, config, hot::handOver);
         this.gateway = new GatewayRequests(node, ObjectNames.gatewayGuid(provider), config.requestDeadline(), copies::onAnswer);
         this.inserts = new InsertTrigger(node.env(), gateway, config);
         this.slowHits = new SlowHits(node, config);

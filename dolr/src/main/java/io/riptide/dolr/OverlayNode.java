@@ -209,7 +209,7 @@ public final class OverlayNode implements MessageHandler {
                 (guid, copiedFrom) -> {
                     announce(guid);
                     tree().join(guid, copiedFrom);
-                }, this::dropReplica, config.locateDeadline().multipliedBy(2), 100_000);
+                }, this::dropReplica, this::anyWithinReach, config.locateDeadline().multipliedBy(2), 100_000);
         forwarder.handle(Join.class, membership);
         forwarder.handle(Publish.class, location.publishHandler());
         forwarder.handle(Locate.class, location.locateHandler());
@@ -458,7 +458,48 @@ public final class OverlayNode implements MessageHandler {
      * replica and hold it: for agents that spread replicas over chosen nodes, such as a stub's.
      */
     public void replicateTo(NodeHandle target, Id guid, Consumer<PlaceResult> done) {
-        replication.replicateTo(target, guid, done);
+        replication.replicateTo(target, guid, List.of(), done);
+    }
+
+    /**
+     * As {@link #replicateTo(NodeHandle, Id, Consumer)}, unless one of {@code holders} is in the
+     * target's local area: then the target makes no copy and answers not ok, with reason
+     * {@link Replication#HELD_NEARBY}. An agent spreading copies one at a time names those it made.
+     */
+    public void replicateTo(NodeHandle target, Id guid, List<NodeHandle> holders, Consumer<PlaceResult> done) {
+        replication.replicateTo(target, guid, holders, done);
+    }
+
+    /** The round trip within which a peer is in this node's local area ({@link LocalArea#localNanos}). */
+    public long localReachNanos() {
+        return localArea.localNanos(peers::distance);
+    }
+
+    /** One of {@code holders} within this node's local area's reach ({@link #localReachNanos}), or null. */
+    private void anyWithinReach(List<NodeHandle> named, Consumer<NodeHandle> done) {
+        // This node itself is no nearby holder: whether it holds the object its store says.
+        List<NodeHandle> holders = named.stream().filter(h -> !h.id().equals(self().id())).toList();
+        long reach = localReachNanos();
+        boolean[] answered = {false};
+        int[] left = {holders.size()};
+        for (NodeHandle h : holders) {
+            measure(h, rtt -> {
+                left[0]--;
+                if (answered[0]) {
+                    return;
+                }
+                if (rtt >= 0 && rtt <= reach) {
+                    answered[0] = true;
+                    done.accept(h);
+                } else if (left[0] == 0) {
+                    answered[0] = true;
+                    done.accept(null);
+                }
+            });
+        }
+        if (holders.isEmpty()) {
+            done.accept(null);
+        }
     }
 
     /** Asks {@code target} to drop the replica of {@code guid} it copied at this node's asking ({@link #replicateTo}). */

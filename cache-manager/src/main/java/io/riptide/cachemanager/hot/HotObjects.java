@@ -37,6 +37,7 @@ public final class HotObjects {
     private final Map<Id, Set<Id>> heldElsewhere = new HashMap<>();
     private long added;
     private long retired;
+    private long handedOver;
 
     public HotObjects(OverlayNode node, CacheManagerConfig config) {
         this.node = node;
@@ -134,6 +135,22 @@ public final class HotObjects {
         });
     }
 
+    /**
+     * The extra replica of {@code guid} at {@code source}, if this made one, now serves that source's
+     * area for good (another part of the manager counts on it): it is no longer this one's to retire,
+     * and is left to its holder's replacement as any replica is.
+     */
+    public void handOver(Id guid, NodeHandle source) {
+        Map<Id, NodeHandle> mine = extra.get(guid);
+        if (mine != null && mine.remove(source.id()) != null) {
+            handedOver++;
+            heldElsewhere.computeIfAbsent(guid, g -> new HashSet<>()).add(source.id());
+            if (mine.isEmpty()) {
+                extra.remove(guid);
+            }
+        }
+    }
+
     private void retire(Id guid, Id source) {
         Map<Id, NodeHandle> mine = extra.get(guid);
         NodeHandle target = mine == null ? null : mine.remove(source);
@@ -165,6 +182,11 @@ public final class HotObjects {
     /** Extra replicas made so far. */
     public long added() {
         return added;
+    }
+
+    /** Extra replicas handed over to serve their area for good ({@link #handOver}). */
+    public long handedOver() {
+        return handedOver;
     }
 
     /** Extra replicas retired so far. */

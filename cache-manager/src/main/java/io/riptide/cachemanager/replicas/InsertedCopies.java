@@ -7,11 +7,13 @@ import io.riptide.core.id.Id;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.cachemanager.hot.LoadSources;
 import io.riptide.core.runtime.NodeHandle;
-import java.time.Duration;
+import io.riptide.dolr.placement.Replication;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * What this manager's proxies missed, copied to its own node once a gateway holds it
@@ -25,10 +27,11 @@ import java.util.Set;
  * costs nothing.
  *
  * <p>Proxies in a campus without a manager of its own hint the nearest one elsewhere; their misses
- * are filled where they came from: each source of the object's misses that is outside this node's
- * local area (farther than twice its farthest local-area neighbour, and than {@link #LAN_RTT}) gets a
- * copy too, heaviest source first, at most {@code maxHotReplicas} of them. Those copies are left to
- * their holders' replacement, as any replica is.
+ * are filled where they came from: sources outside this node's local area
+ * ({@link OverlayNode#localReachNanos}) are asked one at a time, heaviest first, to copy it unless a
+ * node already holding it is in their own local area, so each remote area gets one copy; at most
+ * {@code maxHotReplicas} are made. Those copies are left to their holders' replacement, as any
+ * replica is; the manager's hot-object replication no longer retires one it had made there.
  */
 public final class InsertedCopies {
     /** Most copies in flight at once. */
@@ -45,11 +48,9 @@ public final class InsertedCopies {
      */
     static final int MIN_SOURCES = 2;
 
-    /** Below this round trip a source is on this node's own network, whatever its neighbours' distances. */
-    static final Duration LAN_RTT = Duration.ofMillis(5);
-
     private final OverlayNode node;
     private final boolean enabled;
+    private final BiConsumer<Id, NodeHandle> serving;
     private final int maxRemote;
     // Where each object's misses came from, kept as long as its insert may take (retried once) and its copy after.
     private final LoadSources sources;
@@ -59,13 +60,19 @@ public final class InsertedCopies {
     private long remoteMade;
     private long skippedFull;
     private long skippedBusy;
+    private long heldNearby;
     // Copies at once (AIMD, as TCP's congestion window): how many may be in flight, and how many are.
     private double window = MAX_WINDOW / 4.0;
     private int inFlight;
     private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
 
-    public InsertedCopies(OverlayNode node, CacheManagerConfig config) {
+    /**
+     * {@code serving} hears of each remote copy this manager now counts on to serve an area's misses,
+     * whether it made the copy or found one there: no other part of the manager may retire it.
+     */
+    public InsertedCopies(OverlayNode node, CacheManagerConfig config, BiConsumer<Id, NodeHandle> serving) {
         this.node = node;
+        this.serving = serving;
         this.enabled = config.copyInserts();
         this.maxRemote = config.maxHotReplicas();
         this.sources = new LoadSources(config.requestDeadline().multipliedBy(3), config.maxTracked());
@@ -165,42 +172,49 @@ public final class InsertedCopies {
     }
 
     private void fillRemoteSources(Id guid) {
-        long local = Math.max(LAN_RTT.toNanos(), 2 * farthestNeighbourRtt());
+        long local = node.localReachNanos();
         List<NodeHandle> from = sources.heaviestFirst(guid, node.env().nowNanos()).stream().map(LoadSources.Source::node)
                 .filter(n -> !n.id().equals(node.self().id())).toList();
-        fill(guid, from, 0, maxRemote, local);
+        List<NodeHandle> holders = new ArrayList<>(List.of(node.self()));
+        fill(guid, from, 0, maxRemote, local, holders);
     }
 
-    /** One source at a time, so that only the remote ones count toward the bound. */
-    private void fill(Id guid, List<NodeHandle> from, int index, int left, long local) {
+    /**
+     * One source at a time, each told which nodes hold a copy: a source with one of them in its local
+     * area is served by it, and declines. Only the copies made count toward the bound, so the copies
+     * go one per remote area, heaviest source first, and do not all land in the first area's stub.
+     */
+    private void fill(Id guid, List<NodeHandle> from, int index, int left, long local, List<NodeHandle> holders) {
         if (index >= from.size() || left == 0) {
             return;
         }
         NodeHandle source = from.get(index);
         node.measure(source, rtt -> {
             if (rtt <= local) {
-                fill(guid, from, index + 1, left, local); // a local source: served by this node's copy
+                fill(guid, from, index + 1, left, local, holders); // a local source: served by this node's copy
                 return;
             }
             admit(() -> {
                 long started = node.env().nowNanos();
-                node.replicateTo(source, guid, r -> {
-                    adjustWindow(r.ok(), node.env().nowNanos() - started);
-                    if (r.ok() && !"already held".equals(r.reason())) {
-                        remoteMade++;
+                node.replicateTo(source, guid, List.copyOf(holders), r -> {
+                    boolean nearby = Replication.HELD_NEARBY.equals(r.reason());
+                    adjustWindow(r.ok() || nearby, node.env().nowNanos() - started);
+                    if (nearby) {
+                        heldNearby++;
+                        fill(guid, from, index + 1, left, local, holders);
+                        return;
                     }
+                    if (r.ok()) {
+                        holders.add(source);
+                        serving.accept(guid, source);
+                        if (!"already held".equals(r.reason())) {
+                            remoteMade++;
+                        }
+                    }
+                    fill(guid, from, index + 1, left - 1, local, holders);
                 });
             }, () -> { });
-            fill(guid, from, index + 1, left - 1, local);
         });
-    }
-
-    private long farthestNeighbourRtt() {
-        long max = 0;
-        for (NodeHandle n : node.localArea().neighbours()) {
-            max = Math.max(max, node.peers().distance(n.id()));
-        }
-        return max;
     }
 
     /** Copies made on the remote sources of inserted objects' misses (outside this node's local area). */
@@ -211,6 +225,11 @@ public final class InsertedCopies {
     /** Inserted objects not copied because this node's store was (nearly) full. */
     public long skippedFull() {
         return skippedFull;
+    }
+
+    /** Remote sources that declined a copy because one the manager had placed was in their local area. */
+    public long heldNearby() {
+        return heldNearby;
     }
 
     /** Copies dropped because too many waited for the window (the links stayed busy). */

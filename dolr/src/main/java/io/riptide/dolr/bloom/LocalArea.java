@@ -14,6 +14,7 @@ import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * This node's local area: the few nearest peers by RTT, and the attenuated Bloom filters they
@@ -53,6 +54,9 @@ public final class LocalArea {
     static final int MIN_PULLERS = 2;
     /** Adopted peers kept beside the nearest neighbours. */
     static final int ADOPTED_SLOTS = 2;
+
+    /** Below this round trip a peer is on this node's own network, however near its neighbours are. */
+    public static final Duration LAN_RTT = Duration.ofMillis(5);
 
     /** A neighbour that probably leads to the object, {@code level} hops through it. */
     public record Match(NodeHandle neighbour, int level) {
@@ -268,6 +272,21 @@ public final class LocalArea {
     /** The providers kept beside the neighbours, longest since serving first. */
     public List<NodeHandle> providers() {
         return providers.peers();
+    }
+
+    /**
+     * The round trip within which a peer counts as in this node's local area: twice its farthest
+     * neighbour's, and at least {@link #LAN_RTT}. A copy that near serves this node's users about as
+     * well as one of its own; one farther away is across some uplink. {@code distance} gives a peer's
+     * distance now (the RTTs kept here are those of when each neighbour was offered, which a burst of
+     * traffic may have inflated).
+     */
+    public long localNanos(ToLongFunction<Id> distance) {
+        long farthest = 0;
+        for (NodeHandle n : neighbours) {
+            farthest = Math.max(farthest, distance.applyAsLong(n.id()));
+        }
+        return Math.max(LAN_RTT.toNanos(), 2 * farthest);
     }
 
     /** The neighbours, nearest first. */

@@ -4,6 +4,9 @@ import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.core.wire.WireMessage;
+import io.riptide.core.wire.WireReader;
+import io.riptide.core.wire.WireWriter;
+import java.util.List;
 
 /** The messages of the replica-placement primitive. */
 public final class PlacementMessages {
@@ -18,8 +21,17 @@ public final class PlacementMessages {
     public record Placed(long requestId, Id guid, boolean ok, int hops, String reason) implements WireMessage {
     }
 
-    /** Asks the receiver to copy {@code guid} from its nearest replica and hold it (see {@code Replication}). */
-    public record Replicate(Id guid, long requestId) implements WireMessage {
+    /** Most holders a {@link Replicate} names. */
+    public static final int MAX_HOLDERS = 16;
+
+    /**
+     * Asks the receiver to copy {@code guid} from its nearest replica and hold it (see {@code Replication}),
+     * unless one of {@code holders} (nodes that hold a copy, or were just given one) is in its local area.
+     */
+    public record Replicate(Id guid, long requestId, List<NodeHandle> holders) implements WireMessage {
+        public Replicate {
+            holders = List.copyOf(holders.subList(0, Math.min(holders.size(), MAX_HOLDERS)));
+        }
     }
 
     /** The answer to {@link Replicate}. */
@@ -38,7 +50,8 @@ public final class PlacementMessages {
         codec.register(63, Placed.class,
                 (m, out) -> out.i64(m.requestId()).id(m.guid()).bool(m.ok()).u16(m.hops()).string(m.reason()),
                 in -> new Placed(in.i64(), in.id(), in.bool(), in.u16(), in.string(1024)));
-        codec.register(64, Replicate.class, (m, out) -> out.id(m.guid()).i64(m.requestId()), in -> new Replicate(in.id(), in.i64()));
+        codec.register(64, Replicate.class, (m, out) -> out.id(m.guid()).i64(m.requestId()).list(m.holders(), WireWriter::handle),
+                in -> new Replicate(in.id(), in.i64(), in.list(MAX_HOLDERS, WireReader::handle)));
         codec.register(65, Replicated.class,
                 (m, out) -> out.i64(m.requestId()).id(m.guid()).bool(m.ok()).string(m.reason()),
                 in -> new Replicated(in.i64(), in.id(), in.bool(), in.string(1024)));

@@ -10,6 +10,7 @@ import io.riptide.dolr.placement.PlacementMessages.Replicated;
 import io.riptide.dolr.placement.PlacementMessages.Retire;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -21,11 +22,15 @@ import java.util.function.Consumer;
  * node cannot make another discard replicas it holds for anyone else.
  */
 public final class Replication {
+    /** The reason of a refusal because a node named as a holder is in the target's local area. */
+    public static final String HELD_NEARBY = "a copy is held nearby";
+
     private final Env env;
     private final ContentStore store;
     private final ReplicaCopier copier;
     private final BiConsumer<Id, NodeHandle> copied;
     private final Consumer<Id> drop;
+    private final NearbyCopies nearby;
     private final Duration deadline;
     private final int maxRemembered;
     private final PendingRequests<PlaceResult> requests;
@@ -34,21 +39,26 @@ public final class Replication {
 
     /** Replication on this node, copying into {@code store} through {@code copier} (digest first). */
     public Replication(Env env, ContentStore store, ReplicaCopier copier, BiConsumer<Id, NodeHandle> copied, Consumer<Id> drop,
-                       Duration deadline, int maxRemembered) {
+                       NearbyCopies nearby, Duration deadline, int maxRemembered) {
         this.env = env;
         this.store = store;
         this.copier = copier;
         this.copied = copied;
         this.drop = drop;
+        this.nearby = nearby;
         this.deadline = deadline;
         this.maxRemembered = maxRemembered;
         this.requests = new PendingRequests<>(env);
     }
 
-    /** Asks {@code target} to copy {@code guid} from its nearest replica and hold it; {@code done} hears how it went. */
-    public void replicateTo(NodeHandle target, Id guid, Consumer<PlaceResult> done) {
+    /**
+     * Asks {@code target} to copy {@code guid} from its nearest replica and hold it, unless one of
+     * {@code holders} is in its local area (then the answer is not ok, with reason {@link #HELD_NEARBY});
+     * {@code done} hears how it went.
+     */
+    public void replicateTo(NodeHandle target, Id guid, List<NodeHandle> holders, Consumer<PlaceResult> done) {
         long id = requests.add(deadline, done, () -> new PlaceResult(guid, false, null, -1, "no answer before the deadline"));
-        Replicate r = new Replicate(guid, id);
+        Replicate r = new Replicate(guid, id, holders);
         if (target.id().equals(env.self().id())) {
             onReplicate(env.self(), r);
         } else {
@@ -71,6 +81,24 @@ public final class Replication {
             reply(from, r, true, "already held");
             return;
         }
+        if (r.holders().isEmpty()) {
+            copy(from, r);
+            return;
+        }
+        // A copy in this node's local area serves its users about as well: the asker places its copies
+        // one at a time, naming those made, so one stub does not get them all while the next gets none.
+        nearby.anyNear(r.holders(), near -> {
+            if (near != null) {
+                reply(from, r, false, HELD_NEARBY);
+            } else if (store.contains(r.guid())) {
+                reply(from, r, true, "already held");
+            } else {
+                copy(from, r);
+            }
+        });
+    }
+
+    private void copy(NodeHandle from, Replicate r) {
         copier.copy(r.guid(), copy -> {
             if (!copy.stored()) {
                 reply(from, r, false, copy.reason());

@@ -9,8 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.id.Id;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.placement.PlaceResult;
+import io.riptide.dolr.placement.Replication;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** replicateTo and retireAt: a replica on a chosen node, found there, and dropped only at its requester's asking. */
@@ -76,5 +79,32 @@ class ReplicationTest {
         assertTrue(overlay.node(4).replicas().contains(guid));
         overlay.node(4).retireAt(overlay.node(4).self(), guid);
         assertFalse(overlay.node(4).replicas().contains(guid));
+    }
+
+    @Test
+    void aTargetWithANamedHolderInItsLocalAreaDeclinesAndOneWithoutCopies() {
+        // Groups larger than a local area (16 nearest), so each node's local area is its own group.
+        SimulatedOverlay overlay = OverlayFixture.settled(24, 120, GROUPS);
+        Id guid = Id.hash("spread object");
+        int holder = 7; // group 1
+        overlay.node(holder).storeReplica(guid, new byte[] {9});
+        run(overlay, Duration.ofSeconds(2));
+        OverlayNode asker = overlay.node(0);
+        List<NodeHandle> holders = List.of(overlay.node(holder).self());
+
+        PlaceResult[] near = new PlaceResult[1];
+        asker.replicateTo(overlay.node(13).self(), guid, holders, r -> near[0] = r); // group 1, beside the holder
+        run(overlay, Duration.ofSeconds(8));
+        assertNotNull(near[0]);
+        assertFalse(near[0].ok());
+        assertEquals(Replication.HELD_NEARBY, near[0].reason());
+        assertFalse(overlay.node(13).replicas().contains(guid));
+
+        PlaceResult[] far = new PlaceResult[1];
+        asker.replicateTo(overlay.node(14).self(), guid, holders, r -> far[0] = r); // group 2: across a slow link
+        run(overlay, Duration.ofSeconds(8));
+        assertNotNull(far[0]);
+        assertTrue(far[0].ok(), far[0].reason());
+        assertTrue(overlay.node(14).replicas().contains(guid));
     }
 }
