@@ -3,6 +3,7 @@ package io.riptide.cachemanager;
 import io.riptide.cachemanager.hot.HotObjects;
 import io.riptide.cachemanager.insert.GatewayRequests;
 import io.riptide.cachemanager.insert.InsertTrigger;
+import io.riptide.cachemanager.replicas.CampusCentre;
 import io.riptide.cachemanager.replicas.InsertedCopies;
 import io.riptide.cachemanager.replicas.SlowHits;
 import io.riptide.core.crypto.PublicKey;
@@ -37,6 +38,7 @@ public final class CacheManager implements OverlayApplication {
     private final SlowHits slowHits;
     private final HotObjects hot;
     private final InsertedCopies copies;
+    private final CampusCentre centre;
     private long hints;
 
     private CacheManager(OverlayNode node, PublicKey provider, CacheManagerConfig config) {
@@ -47,6 +49,7 @@ public final class CacheManager implements OverlayApplication {
         this.gateway = new GatewayRequests(node, ObjectNames.gatewayGuid(provider), config.requestDeadline(), copies::onAnswer);
         this.inserts = new InsertTrigger(node.env(), gateway, config);
         this.slowHits = new SlowHits(node, config);
+        this.centre = new CampusCentre(node, config);
     }
 
     /** Makes the cache manager for the node it runs on (see {@code ServerSettings.withApplication}). */
@@ -63,6 +66,7 @@ public final class CacheManager implements OverlayApplication {
     public void onJoined() {
         node.offerService(service);
         hot.start();
+        centre.start();
     }
 
     @Override
@@ -86,10 +90,12 @@ public final class CacheManager implements OverlayApplication {
         } else if (payload instanceof LatencyHint l) {
             hints++;
             hot.onRequests(l.guid(), requester, 1);
+            centre.onHits(l.guid(), requester, 1);
             slowHits.onLatency(l);
         } else if (payload instanceof LoadReport r) {
             hints++;
             hot.onRequests(r.guid(), requester, r.requests());
+            centre.onHits(r.guid(), requester, r.requests());
         }
     }
 
@@ -98,6 +104,11 @@ public final class CacheManager implements OverlayApplication {
         if (message instanceof InsertReply reply) {
             gateway.onReply(reply);
         }
+    }
+
+    /** Copies of what the campus reads at the node its readers are nearest. */
+    public CampusCentre campusCentre() {
+        return centre;
     }
 
     /** The cache-manager service GUID this manager offers. */

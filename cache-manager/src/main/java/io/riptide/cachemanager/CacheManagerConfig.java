@@ -25,6 +25,8 @@ import java.time.Duration;
  * @param copyInserts     once a gateway has inserted (or confirmed) what this manager asked for, copy it to this
  *                        manager's own node: the stub that missed it holds it for its next request, as a CDN's edge
  *                        fills on a miss, instead of every later read crossing the wide area to the gateway's copy
+ * @param campusCentre    also copy what the campus reads to the node its readers are nearest on average, when that
+ *                        is not this manager's own node ({@code replicas.CampusCentre})
  */
 public record CacheManagerConfig(
         Duration missWindow,
@@ -41,7 +43,8 @@ public record CacheManagerConfig(
         Duration requestDeadline,
         int maxTracked,
         Duration sightWindow,
-        boolean copyInserts) {
+        boolean copyInserts,
+        boolean campusCentre) {
     /** Sightings count toward an insert for a day: a page revisited daily is worth a copy, a one-hit wonder is not. */
     public static final Duration DEFAULT_SIGHT_WINDOW = Duration.ofDays(1);
 
@@ -57,24 +60,30 @@ public record CacheManagerConfig(
     public static CacheManagerConfig defaults() {
         return new CacheManagerConfig(Duration.ofSeconds(10), Duration.ofSeconds(10), PlacementPolicy.CLIMB, 0, 2, 50_000,
                 Duration.ofSeconds(30), Duration.ofSeconds(10), 5.0, 8, Duration.ofSeconds(2), Duration.ofSeconds(10), 10_000,
-                DEFAULT_SIGHT_WINDOW, true);
+                DEFAULT_SIGHT_WINDOW, true, true);
     }
 
     /** A copy with another slow-hit placement policy and climb (0: from the hint's hops). */
     public CacheManagerConfig withPlacement(PlacementPolicy policy, int climbHops) {
         return new CacheManagerConfig(missWindow, staleWindow, policy, climbHops, slowHops, slowMicros, placeWindow, rateWindow,
-                loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked, sightWindow, copyInserts);
+                loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked, sightWindow, copyInserts, campusCentre);
     }
 
     /** A copy with another hot-object bound and replica cap. */
     public CacheManagerConfig withHotObjects(double perReplica, int maxReplicas) {
         return new CacheManagerConfig(missWindow, staleWindow, placement, climb, slowHops, slowMicros, placeWindow, rateWindow,
-                perReplica, maxReplicas, hotCheck, requestDeadline, maxTracked, sightWindow, copyInserts);
+                perReplica, maxReplicas, hotCheck, requestDeadline, maxTracked, sightWindow, copyInserts, campusCentre);
     }
 
     /** A copy that does (or does not) copy what it had inserted to its own node. */
     public CacheManagerConfig withCopyInserts(boolean copy) {
         return new CacheManagerConfig(missWindow, staleWindow, placement, climb, slowHops, slowMicros, placeWindow, rateWindow,
-                loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked, sightWindow, copy);
+                loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked, sightWindow, copy, campusCentre);
+    }
+
+    /** A copy that does (or does not) copy what the campus reads to the node its readers are nearest. */
+    public CacheManagerConfig withCampusCentre(boolean centre) {
+        return new CacheManagerConfig(missWindow, staleWindow, placement, climb, slowHops, slowMicros, placeWindow, rateWindow,
+                loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked, sightWindow, copyInserts, centre);
     }
 }

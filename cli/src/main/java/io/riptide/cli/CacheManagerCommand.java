@@ -64,6 +64,11 @@ final class CacheManagerCommand implements Callable<Integer> {
                     + "it holds it (default: ${DEFAULT-VALUE}).")
     private boolean copyInserts;
 
+    @Option(names = "--campus-centre", paramLabel = "BOOL", defaultValue = "true", arity = "1",
+            description = "Also copy what this campus reads to the node its readers are nearest on average, when that "
+                    + "is not this one (default: ${DEFAULT-VALUE}).")
+    private boolean campusCentre;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -74,7 +79,7 @@ final class CacheManagerCommand implements Callable<Integer> {
         SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
                 : KeyFiles.loadOrCreate(nodeKey, "--node-key", spec.commandLine(), out, "the node's ID");
         CacheManagerConfig config = CacheManagerConfig.defaults();
-        config = config.withPlacement(placement, config.climb()).withCopyInserts(copyInserts);
+        config = config.withPlacement(placement, config.climb()).withCopyInserts(copyInserts).withCampusCentre(campusCentre);
         CacheManager[] manager = new CacheManager[1];
         CacheManagerConfig finalConfig = config;
         OverlayServer server = overlay.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {

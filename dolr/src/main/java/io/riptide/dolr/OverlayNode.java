@@ -69,10 +69,13 @@ import io.riptide.dolr.placement.PlaceResult;
 import io.riptide.dolr.placement.Placement;
 import io.riptide.dolr.placement.PlacementMessages.Place;
 import io.riptide.dolr.placement.PlacementMessages.Placed;
+import io.riptide.dolr.placement.PlacementMessages.Distances;
+import io.riptide.dolr.placement.PlacementMessages.DistancesRequest;
 import io.riptide.dolr.placement.PlacementMessages.Replicate;
 import io.riptide.dolr.placement.PlacementMessages.Replicated;
 import io.riptide.dolr.placement.PlacementMessages.Retire;
 import io.riptide.dolr.placement.ReplicaCopier;
+import io.riptide.dolr.placement.RemoteDistances;
 import io.riptide.dolr.placement.Replication;
 import io.riptide.dolr.routing.HopSender;
 import io.riptide.dolr.routing.LeafSet;
@@ -118,6 +121,7 @@ public final class OverlayNode implements MessageHandler {
     private final Location location;
     private final Placement placement;
     private final Replication replication;
+    private final RemoteDistances distances;
     private final Leases leases;
     private final AccessPoint access;
     private final Dissemination dissemination;
@@ -210,6 +214,7 @@ public final class OverlayNode implements MessageHandler {
                     announce(guid);
                     tree().join(guid, copiedFrom);
                 }, this::dropReplica, this::anyWithinReach, config.locateDeadline().multipliedBy(2), 100_000);
+        this.distances = new RemoteDistances(env, this::measure, config.locateDeadline().multipliedBy(2));
         forwarder.handle(Join.class, membership);
         forwarder.handle(Publish.class, location.publishHandler());
         forwarder.handle(Locate.class, location.locateHandler());
@@ -475,6 +480,15 @@ public final class OverlayNode implements MessageHandler {
         return localArea.localNanos(peers::distance);
     }
 
+    /**
+     * Hands {@code done} the round trips (nanoseconds, -1 where unknown) from {@code observer} to each
+     * of {@code targets} (at most {@link io.riptide.dolr.placement.PlacementMessages#MAX_TARGETS}), as
+     * the observer measures them: for agents choosing where a group of readers is nearest.
+     */
+    public void distancesFrom(NodeHandle observer, List<NodeHandle> targets, Consumer<long[]> done) {
+        distances.from(observer, targets, done);
+    }
+
     /** One of {@code holders} within this node's local area's reach ({@link #localReachNanos}), or null. */
     private void anyWithinReach(List<NodeHandle> named, Consumer<NodeHandle> done) {
         // This node itself is no nearby holder: whether it holds the object its store says.
@@ -647,6 +661,10 @@ public final class OverlayNode implements MessageHandler {
             replication.onReplicated(from, replicated);
         } else if (m instanceof Retire retire) {
             replication.onRetire(from, retire);
+        } else if (m instanceof DistancesRequest request) {
+            distances.onRequest(from, request);
+        } else if (m instanceof Distances reply) {
+            distances.onReply(reply);
         } else if (m instanceof Routed || m instanceof Locate || m instanceof ObjectDelivery || m instanceof Hop) {
             malformed++; // overlay messages that must come wrapped in a hop
         } else {

@@ -42,6 +42,23 @@ public final class PlacementMessages {
     public record Retire(Id guid) implements WireMessage {
     }
 
+    /** Most targets one {@link DistancesRequest} names. */
+    public static final int MAX_TARGETS = 32;
+
+    /** Asks the receiver for its round trip to each of {@code targets} (it probes those it has not measured). */
+    public record DistancesRequest(long requestId, List<NodeHandle> targets) implements WireMessage {
+        public DistancesRequest {
+            targets = List.copyOf(targets.subList(0, Math.min(targets.size(), MAX_TARGETS)));
+        }
+    }
+
+    /** The answer to {@link DistancesRequest}: a round trip in microseconds per target, in order, -1 where none answered. */
+    public record Distances(long requestId, List<Long> rttMicros) implements WireMessage {
+        public Distances {
+            rttMicros = List.copyOf(rttMicros);
+        }
+    }
+
     /** Registers these messages in {@code codec} (tags 60–69). */
     public static void register(MessageCodec codec) {
         codec.register(60, Place.class,
@@ -56,5 +73,9 @@ public final class PlacementMessages {
                 (m, out) -> out.i64(m.requestId()).id(m.guid()).bool(m.ok()).string(m.reason()),
                 in -> new Replicated(in.i64(), in.id(), in.bool(), in.string(1024)));
         codec.register(66, Retire.class, (m, out) -> out.id(m.guid()), in -> new Retire(in.id()));
+        codec.register(67, DistancesRequest.class, (m, out) -> out.i64(m.requestId()).list(m.targets(), WireWriter::handle),
+                in -> new DistancesRequest(in.i64(), in.list(MAX_TARGETS, WireReader::handle)));
+        codec.register(68, Distances.class, (m, out) -> out.i64(m.requestId()).list(m.rttMicros(), WireWriter::i64),
+                in -> new Distances(in.i64(), in.list(MAX_TARGETS, WireReader::i64)));
     }
 }

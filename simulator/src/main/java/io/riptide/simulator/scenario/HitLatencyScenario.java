@@ -1,5 +1,6 @@
 package io.riptide.simulator.scenario;
 
+import io.riptide.cachemanager.CacheManager;
 import io.riptide.cachemanager.CacheManagerConfig;
 import io.riptide.cachemanager.replicas.PlacementPolicy;
 import io.riptide.core.crypto.SigningKey;
@@ -96,6 +97,7 @@ public final class HitLatencyScenario implements Scenario {
         SigningKey provider = Agents.provider(context.seed(), "hit-latency");
         OrganisationStub[] chosen = new OrganisationStub[1];
         int[] managerVertex = new int[1];
+        CacheManager[] managerAgent = new CacheManager[1];
         // The organisation is drawn from the topology before the nodes join; its manager host runs the
         // shipped cache manager with the paper's simple primitive (replicas on its own node), so the
         // proxies' hints and load reports reach it as in a deployment.
@@ -106,7 +108,7 @@ public final class HitLatencyScenario implements Scenario {
             // stub each was drawn on (with seed 1 the drawn manager host is 2.6 ms farther at p80).
             managerVertex[0] = managerHost.equals("same") ? chosen[0].proxy() : chosen[0].manager();
             return Map.of(managerVertex[0], Agents.cacheManager(provider,
-                    CacheManagerConfig.defaults().withPlacement(PlacementPolicy.LOCAL, 0), m -> { }));
+                    CacheManagerConfig.defaults().withPlacement(PlacementPolicy.LOCAL, 0), m -> managerAgent[0] = m));
         });
         SimulatedOverlay overlay = build.overlay();
         TransitStubTopology topology = build.topology();
@@ -203,6 +205,9 @@ public final class HitLatencyScenario implements Scenario {
                 // What a hit costs the proxy's host besides the network: front, access node's loop, verification.
                 .put("proxy_service_ms", (ServiceTimes.MEASURED.frontNanos() + ServiceTimes.MEASURED.accessNanos()
                         + ServiceTimes.MEASURED.verifyNanos()) / 1e6)
+                .put("manager_centre_copies", managerAgent[0] == null ? 0L : managerAgent[0].campusCentre().made())
+                .put("manager_centre_moves", managerAgent[0] == null ? 0L : managerAgent[0].campusCentre().moves())
+                .put("manager_centre_checks", managerAgent[0] == null ? 0L : managerAgent[0].campusCentre().checks())
                 .put("riptide_failed", (long) (plan.size() - answered(tapestryMs).length))
                 .put("riptide_bloom_failed", bloomFailed);
         proxySummary.writeTo(result.object("proxy_cache"), "_ms");
