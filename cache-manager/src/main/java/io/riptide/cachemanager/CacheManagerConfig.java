@@ -10,7 +10,8 @@ import java.time.Duration;
  * @param staleWindow     stale hints for one URL within this window cause one re-check; longer than the
  *                        gateway's recent-results window, so each re-check counts toward its monitor
  * @param placement       where a slow hit's replica goes: on this node, or up the object's tree
- * @param climb           hops to climb for {@link PlacementPolicy#CLIMB}; 0 derives it from the hint's hops
+ * @param climb           hops to climb for {@link PlacementPolicy#CLIMB} (0: one, the paper's example); never as far as
+ *                        where the slow read found its copy
  * @param slowHops        a latency hint with at least this many hops is slow
  * @param slowMicros      ... or with at least this latency
  * @param placeWindow     one slow-hit placement per object within this window
@@ -63,7 +64,7 @@ public record CacheManagerConfig(
                 DEFAULT_SIGHT_WINDOW, true, true);
     }
 
-    /** A copy with another slow-hit placement policy and climb (0: from the hint's hops). */
+    /** A copy with another slow-hit placement policy and climb (0: one hop). */
     public CacheManagerConfig withPlacement(PlacementPolicy policy, int climbHops) {
         return new CacheManagerConfig(missWindow, staleWindow, policy, climbHops, slowHops, slowMicros, placeWindow, rateWindow,
                 loadPerReplica, maxHotReplicas, hotCheck, requestDeadline, maxTracked, sightWindow, copyInserts, campusCentre);

@@ -79,4 +79,23 @@ class SlowHitTest {
         assertEquals(0, stub.manager(MANAGER).slowHits().replicasMade());
         assertTrue(!stub.node(MANAGER).replicas().contains(guid));
     }
+
+    @Test
+    void byDefaultTheReplicaGoesOneHopUpHoweverFarTheSlowReadWent() {
+        // A hint from a read that went many hops must not put the replica beside the far copy: it is for this campus.
+        Stub stub = new Stub(7, NODES, GROUPS, GATEWAY, CacheManagerConfig.defaults(), MANAGER);
+        Id guid = Id.hash("slow object, default climb");
+        // One whose tree from the manager has at least two hops, so "one hop up" and "five hops up" differ.
+        for (int i = 0; stub.node(MANAGER).nextHop(guid) == null || stub.overlay.trueRoot(guid) == FAR
+                || stub.node(stub.overlay.vertexOf(stub.node(MANAGER).nextHop(guid).id())).nextHop(guid) == null; i++) {
+            guid = Id.hash("slow object, default climb " + i);
+        }
+        stub.node(FAR).storeReplica(guid, new byte[] {1, 2, 3});
+        stub.run(Duration.ofSeconds(5));
+        int up = stub.overlay.vertexOf(stub.node(MANAGER).nextHop(guid).id());
+        stub.hint(CLIENT, new LatencyHint("http://example.com/slow", guid, 6, 90_000));
+        stub.run(Duration.ofSeconds(8));
+        assertEquals(1, stub.manager(MANAGER).slowHits().replicasMade());
+        assertTrue(stub.node(up).replicas().contains(guid), "one hop up from the manager, not five");
+    }
 }

@@ -37,9 +37,15 @@ public final class SlowHits {
         }
     }
 
-    /** The climb for a hint that saw {@code hops}: as configured, or one hop short of where the replica was found. */
+    /**
+     * The climb for a hint that saw {@code hops}: as configured (one hop when 0, the paper's Figure
+     * 11(b)), and below where the slow read found its copy, or the replica adds nothing. Deriving it
+     * as one hop short of that copy put the replica beside the far copy, outside the campus it was
+     * for (flash-crowd seed 3: two hops up, in another stub, serving nobody).
+     */
     int climbFor(int hops) {
-        return config.climb() > 0 ? config.climb() : Math.max(1, hops - 1);
+        int wanted = config.climb() > 0 ? config.climb() : 1;
+        return Math.max(1, Math.min(wanted, hops - 1));
     }
 
     private void placeLocally(Id guid) {
