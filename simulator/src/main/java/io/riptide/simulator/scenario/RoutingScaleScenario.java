@@ -11,6 +11,11 @@ import io.riptide.simulator.overlay.BloomTraffic;
 import io.riptide.simulator.overlay.OverlayBuild;
 import io.riptide.simulator.overlay.ProbeRecorder;
 import io.riptide.simulator.overlay.RouteProbe;
+import io.riptide.simulator.overlay.IdealRoutes;
+import io.riptide.simulator.overlay.TableQuality;
+import io.riptide.dolr.routing.RoutingMessages.Hop;
+import io.riptide.dolr.routing.RoutingMessages.Routed;
+import io.riptide.core.wire.WireMessage;
 import io.riptide.simulator.report.BinnedCounts;
 import io.riptide.simulator.report.Charts;
 import io.riptide.simulator.report.CsvWriter;
@@ -62,14 +67,27 @@ public final class RoutingScaleScenario implements Scenario {
         List<Integer> live = overlay.liveVertices();
         int n = live.size();
         double leafSetsExact = leafSetsExact(overlay, live);
+        TableQuality tables = TableQuality.measure(overlay, topology, 200, new SplittableRandom(context.seed() ^ 0x7ab1e));
+
+        // Each probe's path as the topology's latencies add up (no queues): tells the tables' share of
+        // the delay penalty from the queues'.
+        long[] pathNanos = new long[routes];
+        overlay.network().observe((from, to, m) -> {
+            WireMessage inner = m instanceof Hop hop ? hop.inner() : m;
+            if (inner instanceof Routed r && r.payload() instanceof RouteProbe probe && probe.id() < routes) {
+                pathNanos[(int) probe.id()] += topology.latencyNanos(from, to);
+            }
+        });
 
         // Routing: random keys from random nodes, checked against the true root.
         progress.begin("routing " + routes + " messages", routes);
         long[] sentAt = new long[routes];
         int[] source = new int[routes];
         int[] expectedRoot = new int[routes];
+        Id[] keys = new Id[routes];
         for (int i = 0; i < routes; i++) {
             Id key = randomId(random);
+            keys[i] = key;
             source[i] = live.get(random.nextInt(n));
             expectedRoot[i] = overlay.trueRoot(key);
             sentAt[i] = sim.now();
@@ -78,12 +96,16 @@ public final class RoutingScaleScenario implements Scenario {
             progress.step();
         }
         sim.runFor(Duration.ofSeconds(10).toNanos());
+        overlay.network().observe((from, to, m) -> { });
         progress.finish();
         int routed = 0;
         int undelivered = 0;
         List<String> wrongRoots = new ArrayList<>();
         List<Double> routeHops = new ArrayList<>();
         List<Double> routeRdp = new ArrayList<>();
+        List<Double> pathRdp = new ArrayList<>();
+        List<Double> idealRdp = new ArrayList<>();
+        IdealRoutes ideal = new IdealRoutes(overlay, topology, DolrConfig.defaults().leafSetHalf());
         for (int i = 0; i < routes; i++) {
             ProbeRecorder.Arrival a = build.probes().arrival(i);
             if (a == null) {
@@ -99,6 +121,8 @@ public final class RoutingScaleScenario implements Scenario {
             routeHops.add((double) a.hops());
             if (a.vertex() != source[i]) {
                 routeRdp.add((a.atNanos() - sentAt[i]) / (double) topology.latencyNanos(source[i], a.vertex()));
+                pathRdp.add(pathNanos[i] / (double) topology.latencyNanos(source[i], a.vertex()));
+                idealRdp.add(ideal.pathNanos(source[i], keys[i]) / (double) topology.latencyNanos(source[i], a.vertex()));
             }
         }
 
@@ -163,6 +187,12 @@ public final class RoutingScaleScenario implements Scenario {
                 .put("route_mean_hops", mean(rHops))
                 .put("route_p50_rdp", SampleSummary.of(rRdp).p50())
                 .put("route_p90_rdp", SampleSummary.of(rRdp).p90())
+                .put("route_p50_path_rdp", SampleSummary.of(toArray(pathRdp)).p50())
+                .put("route_p50_rdp_ideal_tables", SampleSummary.of(toArray(idealRdp)).p50())
+                .put("table_entry_stretch_p50", tables.entryStretchP50())
+                .put("table_entry_stretch_p90", tables.entryStretchP90())
+                .put("table_nearest_share", tables.nearestShare())
+                .put("table_empty_share", tables.emptyShare())
                 .put("locate_success_rate", global.successRate())
                 .put("locate_mean_hops", mean(lHops))
                 .put("locate_p50_rdp", SampleSummary.of(lRdp).p50())
