@@ -40,6 +40,8 @@ public final class Stage implements AutoCloseable {
     private final StageStats stats = new StageStats();
     private final PoolController controller;
     private final ScheduledExecutorService controlTimer;
+    /** The controller's thread, once the timer made it: close joins it, since a terminated executor's thread may still be exiting. */
+    private volatile Thread controlThread;
     private final AtomicInteger threads = new AtomicInteger();
     private final AtomicInteger threadNumbers = new AtomicInteger();
     private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
@@ -53,6 +55,7 @@ public final class Stage implements AutoCloseable {
         this.controlTimer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "stage-" + config.name() + "-controller");
             t.setDaemon(true);
+            controlThread = t;
             return t;
         });
     }
@@ -167,6 +170,11 @@ public final class Stage implements AutoCloseable {
             // no thread of its own behind.
             long left = Math.max(0, deadline - System.nanoTime());
             controlTimer.awaitTermination(left, TimeUnit.NANOSECONDS);
+            Thread control = controlThread;
+            if (control != null && control != Thread.currentThread()) {
+                // Termination is declared before the thread has quite exited; a closed stage leaves no thread alive.
+                TimeUnit.NANOSECONDS.timedJoin(control, Math.max(1, deadline - System.nanoTime()));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
