@@ -8,28 +8,20 @@ import java.util.function.Predicate;
 /**
  * Chooses the next hop toward a key (Pastry's rule): inside the leaf set's range, the member
  * numerically closest to the key; otherwise a candidate of the routing-table slot that shares one
- * more digit with the key (the nearest, or in a deep row a near one closer to the key: see
- * {@link #NEAR_ENOUGH});
+ * more digit with the key (the nearest, or a near one closer to the key: see {@link #NEAR_ENOUGH});
  * failing both, any known node that shares as long a prefix and is numerically closer. Returns null
  * when this node is the key's root.
  */
 public final class Router {
     /**
-     * Proximity route selection, in the deep rows only: from row {@link #DEEP_ROW} on, a slot's
-     * candidates within this many times the nearest one's RTT count as near, and of those the one
-     * numerically closest to the key routes. There a slot holds nearly every node with that prefix,
-     * so that one is often the key's root and the route saves its last, long hop. With ideal tables
-     * on the 10,000-node transit-stub topology the median delay penalty goes from 1.53 (nearest
-     * always) to 1.44 ({@code routing-scale}, {@code route_p50_rdp_ideal_tables}).
+     * Proximity route selection: a slot's candidates within this many times the nearest one's RTT
+     * count as near, and of those the one numerically closest to the key routes. In the deep rows a
+     * slot holds nearly every node with that prefix, so that one is often the key's root and the
+     * route saves its last, long hop; in the shallow rows they are all close by. With ideal tables on
+     * the 10,000-node transit-stub topology the median delay penalty goes from 1.53 (nearest always)
+     * to 1.44 (`routing-scale`, {@code route_p50_rdp_ideal_tables}).
      */
     static final int NEAR_ENOUGH = 2;
-    /**
-     * The first row where {@link #NEAR_ENOUGH} applies. In the shallow rows the candidates are close
-     * by anyway, and choosing among them by key made lookups just after a fifth of the nodes failed
-     * time out more often ({@code churn} seeds 2 and 3: 0.989 and 0.988 against 0.994 and 0.991):
-     * after repairs the locate paths strayed from the paths the publishes left pointers on.
-     */
-    static final int DEEP_ROW = 2;
 
     private final NodeHandle self;
     private final RoutingTable table;
@@ -63,7 +55,7 @@ public final class Router {
             if (chosen == null) {
                 chosen = candidate;
                 nearest = rtt;
-            } else if (row >= DEEP_ROW && rtt <= NEAR_ENOUGH * nearest && candidate.id().closerTo(key, chosen.id())) {
+            } else if (rtt <= NEAR_ENOUGH * nearest && candidate.id().closerTo(key, chosen.id())) {
                 chosen = candidate;
             }
         }

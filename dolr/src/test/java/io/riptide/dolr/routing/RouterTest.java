@@ -84,27 +84,18 @@ class RouterTest {
     }
 
     @Test
-    void inADeepRowOfTheSlotsNearCandidatesTheOneClosestToTheKeyIsNext() {
-        // A leaf set of close neighbours only, so keys two digits in are routed by the table.
-        for (String p : List.of("800001", "800002", "800003", "800004", "7fffff", "7ffffe", "7ffffd", "7ffffc")) {
-            leaves.add(node(p, Integer.parseInt(p, 16)));
-        }
-        NodeHandle nearest = node("80a0", 1);
-        NodeHandle nearEnough = node("80a3", 2);
+    void ofTheSlotsNearCandidatesTheOneClosestToTheKeyIsNext() {
+        fullLeafSet();
+        NodeHandle nearest = node("3a", 1);
+        NodeHandle nearEnough = node("3e", 2);
         table.offer(nearest, 10);
         table.offer(nearEnough, 20);
-        table.offer(node("80a4", 3), 21);
+        table.offer(node("3f", 3), 21);
 
-        // Row 2: the slot holds most nodes with the prefix 80a, so 80a3 may well be the key's root,
-        // which saves the last hop.
-        assertEquals(nearEnough, router.nextHop(id("80a38"), NONE), "within twice the nearest's RTT, the closer to the key");
-        assertEquals(nearest, router.nextHop(id("80a08"), NONE), "the nearest when it is also the closest to the key");
-        assertEquals(nearest, router.nextHop(id("80a48"), excluding("80a3")), "80a4 is 2.1 times as far as the nearest: not near enough");
-
-        // Row 0: candidates close by, many more nodes with the prefix; the nearest routes.
-        table.offer(node("3a", 4), 10);
-        table.offer(node("3e", 5), 20);
-        assertEquals(node("3a", 4), router.nextHop(id("3f0"), NONE), "in a shallow row the nearest, however close the other is to the key");
+        // At 3e the key 3f0… may well be home (its root), which saves the last hop.
+        assertEquals(nearEnough, router.nextHop(id("3f0"), NONE), "within twice the nearest's RTT, the closer to the key");
+        assertEquals(nearest, router.nextHop(id("3b0"), NONE), "the nearest when it is also the closest to the key");
+        assertEquals(nearest, router.nextHop(id("3f0"), excluding("3e")), "3f is 2.1 times as far as the nearest: not near enough");
     }
 
     @Test
