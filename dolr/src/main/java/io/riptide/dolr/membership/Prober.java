@@ -115,14 +115,10 @@ public final class Prober {
 
     private void send(Request request) {
         long nonce = ++nextNonce;
-        Duration wait = timeoutFor(request.target());
-        Cancellable timer = env.schedule(wait, () -> {
+        Cancellable timer = env.schedule(timeoutFor(request.target()), () -> {
             InFlight f = inFlight.remove(nonce);
             if (f != null) {
                 late.put(nonce, f);
-                // No answer in time is the strongest sign of a queue (or a loss, which LEDBAT also
-                // backs off from): counted as queued for the whole wait, so background work slows.
-                noteQueueing(wait.toNanos());
                 finish(f.request(), -1);
             }
         });
@@ -172,20 +168,15 @@ public final class Prober {
         long distance = peers.distance(from.id());
         if (distance >= 0) {
             // What the round trip took beyond the path's least: time in queues, mostly this node's uplink.
-            noteQueueing(Math.max(0, rtt - distance));
+            queueingNanos += (Math.max(0, rtt - distance) - queueingNanos) / QUEUEING_WEIGHT;
         }
         peers.rttSample(from, rtt, now);
         finish(f.request(), rtt);
     }
 
-    private void noteQueueing(long sampleNanos) {
-        queueingNanos += (sampleNanos - queueingNanos) / QUEUEING_WEIGHT;
-    }
-
     /**
      * The time answers lately spent queued: a moving average (weight 1/{@value #QUEUEING_WEIGHT}) of
-     * each answer's round trip beyond its peer's least, and a probe that went unanswered counting as
-     * queued for its whole wait. Background work paces itself by this.
+     * each answer's round trip beyond its peer's least. Background work paces itself by this.
      */
     public long queueingNanos() {
         return queueingNanos;

@@ -22,10 +22,8 @@ import java.util.SplittableRandom;
  * @param nearestShare    share of sampled slots whose primary is within 10 % of the best possible
  * @param emptyShare      share of slots some live node could fill that are empty
  * @param slots           slots sampled
- * @param nearestShareByRow {@code nearestShare} for rows 0 to 3
  */
-public record TableQuality(double entryStretchP50, double entryStretchP90, double nearestShare, double emptyShare, int slots,
-                           double[] nearestShareByRow) {
+public record TableQuality(double entryStretchP50, double entryStretchP90, double nearestShare, double emptyShare, int slots) {
     /** Rows deep enough to matter: below them a slot has a handful of candidates at most. */
     private static final int ROWS = 4;
 
@@ -43,8 +41,6 @@ public record TableQuality(double entryStretchP50, double entryStretchP90, doubl
         }
         List<Double> stretch = new ArrayList<>();
         int nearest = 0;
-        int[] nearestByRow = new int[ROWS];
-        int[] sampledByRow = new int[ROWS];
         int fillable = 0;
         int empty = 0;
         for (int i = 0; i < Math.min(sample, live.size()); i++) {
@@ -77,22 +73,16 @@ public record TableQuality(double entryStretchP50, double entryStretchP90, doubl
                     }
                     double s = topology.latencyNanos(v, at) / (double) best;
                     stretch.add(s);
-                    sampledByRow[r]++;
                     if (s <= 1.1) {
                         nearest++;
-                        nearestByRow[r]++;
                     }
                 }
             }
         }
         double[] values = stretch.stream().mapToDouble(Double::doubleValue).toArray();
         SampleSummary summary = SampleSummary.of(values);
-        double[] byRow = new double[ROWS];
-        for (int r = 0; r < ROWS; r++) {
-            byRow[r] = sampledByRow[r] == 0 ? Double.NaN : nearestByRow[r] / (double) sampledByRow[r];
-        }
         return new TableQuality(summary.p50(), summary.p90(), values.length == 0 ? Double.NaN : nearest / (double) values.length,
-                fillable == 0 ? 0 : empty / (double) fillable, values.length, byRow);
+                fillable == 0 ? 0 : empty / (double) fillable, values.length);
     }
 
     private static String prefix(Id id, int digits) {
