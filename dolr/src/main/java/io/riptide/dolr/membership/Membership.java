@@ -51,7 +51,6 @@ public final class Membership implements RouteHandler {
     private final Supplier<List<NodeHandle>> localNeighbours;
     private final Map<Id, Long> leafSince = new HashMap<>();
     private final GossipContents gossipContents = new GossipContents();
-    private final MaintenancePace pace = new MaintenancePace();
     private boolean joined;
     /** A leaf-set repair is scheduled for the end of this turn of the loop (failures batch into one). */
     private boolean leafRepairDue;
@@ -368,17 +367,11 @@ public final class Membership implements RouteHandler {
     private void maintain() {
         int rows = table.populatedRows();
         if (rows > 0) {
-            // A random entry of each of `ask` distinct random rows: Castro et al. ask one entry per row;
-            // how many rows at once follows the uplink's spare capacity (MaintenancePace).
-            int ask = pace.rowsThisRound(rows, prober.queueingNanos());
-            int first = env.random().nextInt(rows);
-            for (int i = 0; i < ask; i++) {
-                int row = (first + i) % rows;
-                List<NodeHandle> entries = table.row(row);
-                if (!entries.isEmpty()) {
-                    NodeHandle peer = entries.get(env.random().nextInt(entries.size()));
-                    env.send(peer.address(), new RowRequest(row));
-                }
+            int row = env.random().nextInt(rows);
+            List<NodeHandle> entries = table.row(row);
+            if (!entries.isEmpty()) {
+                NodeHandle peer = entries.get(env.random().nextInt(entries.size()));
+                env.send(peer.address(), new RowRequest(row));
             }
         }
         List<NodeHandle> near = localNeighbours.get();

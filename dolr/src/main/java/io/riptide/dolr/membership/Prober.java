@@ -32,8 +32,6 @@ import java.util.function.LongConsumer;
 public final class Prober {
     /** The longest a probe waits, in base timeouts. */
     static final int MAX_STRETCH = 8;
-    /** A new sample's share of {@link #queueingNanos}: 1/8, as TCP's smoothed RTT. */
-    static final int QUEUEING_WEIGHT = 8;
 
     private final Env env;
     private final PeerTable peers;
@@ -52,7 +50,6 @@ public final class Prober {
     private long probesSent;
     private long probesDropped;
     private long lateAnswers;
-    private long queueingNanos;
 
     private record Request(NodeHandle target) {
     }
@@ -165,21 +162,8 @@ public final class Prober {
         f.timer().cancel();
         long now = env.nowNanos();
         long rtt = now - f.sentAt();
-        long distance = peers.distance(from.id());
-        if (distance >= 0) {
-            // What the round trip took beyond the path's least: time in queues, mostly this node's uplink.
-            queueingNanos += (Math.max(0, rtt - distance) - queueingNanos) / QUEUEING_WEIGHT;
-        }
         peers.rttSample(from, rtt, now);
         finish(f.request(), rtt);
-    }
-
-    /**
-     * The time answers lately spent queued: a moving average (weight 1/{@value #QUEUEING_WEIGHT}) of
-     * each answer's round trip beyond its peer's least. Background work paces itself by this.
-     */
-    public long queueingNanos() {
-        return queueingNanos;
     }
 
     /** Whether a probe of {@code id} is queued or in flight. */
