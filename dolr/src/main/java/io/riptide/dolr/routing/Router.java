@@ -7,22 +7,11 @@ import java.util.function.Predicate;
 
 /**
  * Chooses the next hop toward a key (Pastry's rule): inside the leaf set's range, the member
- * numerically closest to the key; otherwise a candidate of the routing-table slot that shares one
- * more digit with the key (the nearest, or a near one closer to the key: see {@link #NEAR_ENOUGH});
- * failing both, any known node that shares as long a prefix and is numerically closer. Returns null
- * when this node is the key's root.
+ * numerically closest to the key; otherwise the nearest candidate of the routing-table slot that
+ * shares one more digit with the key; failing both, any known node that shares as long a prefix and
+ * is numerically closer. Returns null when this node is the key's root.
  */
 public final class Router {
-    /**
-     * Proximity route selection: a slot's candidates within this many times the nearest one's RTT
-     * count as near, and of those the one numerically closest to the key routes. In the deep rows a
-     * slot holds nearly every node with that prefix, so that one is often the key's root and the
-     * route saves its last, long hop; in the shallow rows they are all close by. With ideal tables on
-     * the 10,000-node transit-stub topology the median delay penalty goes from 1.53 (nearest always)
-     * to 1.44 (`routing-scale`, {@code route_p50_rdp_ideal_tables}).
-     */
-    static final int NEAR_ENOUGH = 2;
-
     private final NodeHandle self;
     private final RoutingTable table;
     private final LeafSet leafSet;
@@ -44,22 +33,13 @@ public final class Router {
             return null;
         }
         int col = key.digit(row);
-        NodeHandle chosen = null;
-        long nearest = 0;
         for (int i = 0, n = table.slotSize(row, col); i < n; i++) {
             NodeHandle candidate = table.candidate(row, col, i);
-            if (excluded.test(candidate.id())) {
-                continue;
-            }
-            long rtt = table.candidateRtt(row, col, i);
-            if (chosen == null) {
-                chosen = candidate;
-                nearest = rtt;
-            } else if (rtt <= NEAR_ENOUGH * nearest && candidate.id().closerTo(key, chosen.id())) {
-                chosen = candidate;
+            if (!excluded.test(candidate.id())) {
+                return candidate;
             }
         }
-        return chosen != null ? chosen : rareCase(key, row, excluded);
+        return rareCase(key, row, excluded);
     }
 
     private NodeHandle closestInLeafSet(Id key, Predicate<Id> excluded) {

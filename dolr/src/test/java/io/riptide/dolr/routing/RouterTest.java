@@ -73,29 +73,14 @@ class RouterTest {
     void outsideTheLeafSetTheSlotsNearestCandidateIsNextSkippingExcluded() {
         fullLeafSet();
         NodeHandle near = node("3a", 1);
-        NodeHandle far = node("3e", 2);
-        table.offer(far, 25);
+        NodeHandle backup = node("3b", 2);
+        table.offer(backup, 20);
         table.offer(near, 10);
         table.offer(node("30", 3), 30);
 
-        assertEquals(near, router.nextHop(id("3f"), NONE), "a closer key is no reason to take a candidate 2.5 times as far");
-        assertEquals(far, router.nextHop(id("3f"), excluding("3a")));
-        assertEquals(node("30", 3), router.nextHop(id("3f"), excluding("3a", "3e")));
-    }
-
-    @Test
-    void ofTheSlotsNearCandidatesTheOneClosestToTheKeyIsNext() {
-        fullLeafSet();
-        NodeHandle nearest = node("3a", 1);
-        NodeHandle nearEnough = node("3e", 2);
-        table.offer(nearest, 10);
-        table.offer(nearEnough, 20);
-        table.offer(node("3f", 3), 21);
-
-        // At 3e the key 3f0… may well be home (its root), which saves the last hop.
-        assertEquals(nearEnough, router.nextHop(id("3f0"), NONE), "within twice the nearest's RTT, the closer to the key");
-        assertEquals(nearest, router.nextHop(id("3b0"), NONE), "the nearest when it is also the closest to the key");
-        assertEquals(nearest, router.nextHop(id("3f0"), excluding("3e")), "3f is 2.1 times as far as the nearest: not near enough");
+        assertEquals(near, router.nextHop(id("3f"), NONE), "by RTT, not by closeness to the key");
+        assertEquals(backup, router.nextHop(id("3f"), excluding("3a")));
+        assertEquals(node("30", 3), router.nextHop(id("3f"), excluding("3a", "3b")));
     }
 
     @Test
