@@ -1,6 +1,11 @@
 package io.riptide.simulator.overlay;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.routing.LeafSet;
+import io.riptide.dolr.routing.Router;
+import io.riptide.dolr.routing.RoutingTable;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import io.riptide.simulator.topology.TransitStubTopology;
 import java.util.ArrayList;
@@ -8,22 +13,22 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The routes the overlay's own rule would take if every routing-table slot held the nearest node
- * that could fill it and every leaf set were exact: the delay penalty proximity neighbour selection
- * can reach at best on this topology and node set. A measured penalty is judged against this, not
- * against 1.0.
+ * The routes the shipped {@link Router} would take if every routing-table slot held the nodes
+ * nearest this one that could fill it and every leaf set were exact: the delay penalty proximity
+ * neighbour selection can reach at best on this topology and node set. A measured penalty is judged
+ * against this, not against 1.0.
  */
 public final class IdealRoutes {
     private final SimulatedOverlay overlay;
     private final TransitStubTopology topology;
-    private final int leafSetHalf;
+    private final DolrConfig config;
     private final List<Id> ids = new ArrayList<>();
     private final int[] vertices;
 
-    public IdealRoutes(SimulatedOverlay overlay, TransitStubTopology topology, int leafSetHalf) {
+    public IdealRoutes(SimulatedOverlay overlay, TransitStubTopology topology, DolrConfig config) {
         this.overlay = overlay;
         this.topology = topology;
-        this.leafSetHalf = leafSetHalf;
+        this.config = config;
         for (int v : overlay.liveVertices()) {
             ids.add(overlay.node(v).self().id());
         }
@@ -36,51 +41,37 @@ public final class IdealRoutes {
 
     /** The summed latency of the ideal route from {@code source} to the root of {@code key}. */
     public long pathNanos(int source, Id key) {
-        int root = overlay.trueRoot(key);
         long total = 0;
         int at = source;
-        for (int hops = 0; at != root && hops < Id.DIGITS + 2; hops++) {
-            Id self = overlay.node(at).self().id();
-            int next;
-            if (leafSetCovers(self, key)) {
-                next = root;
-            } else {
-                int row = self.sharedPrefixLength(key);
-                next = nearestWithPrefix(at, key, row + 1);
-                if (next < 0) {
-                    next = root; // no node shares one more digit: the leaf set's side of the ring decides
-                }
+        for (int hops = 0; hops < 2 * Id.DIGITS; hops++) {
+            NodeHandle next = idealRouter(at, key).nextHop(key, id -> false);
+            if (next == null) {
+                break;
             }
-            total += topology.latencyNanos(at, next);
-            at = next;
+            int to = overlay.vertexOf(next.id());
+            total += topology.latencyNanos(at, to);
+            at = to;
         }
         return total;
     }
 
-    private boolean leafSetCovers(Id self, Id key) {
-        int n = ids.size();
-        int me = Collections.binarySearch(ids, self);
-        int k = Collections.binarySearch(ids, key);
-        int insertion = k >= 0 ? k : -k - 1;
-        // Positions clockwise from this node to the key's insertion point, and counter-clockwise.
-        int clockwise = Math.floorMod(insertion - me, n);
-        int counter = Math.floorMod(me - insertion, n) + 1;
-        return Math.min(clockwise, counter) <= leafSetHalf;
-    }
-
-    /** The vertex nearest {@code from} among nodes sharing the first {@code digits} digits of {@code key}, or -1. */
-    private int nearestWithPrefix(int from, Id key, int digits) {
-        int lo = lowerBound(key, digits);
-        int best = -1;
-        long bestNanos = Long.MAX_VALUE;
-        for (int i = lo; i < ids.size() && ids.get(i).sharedPrefixLength(key) >= digits; i++) {
-            long d = topology.latencyNanos(from, vertices[i]);
-            if (d < bestNanos) {
-                bestNanos = d;
-                best = vertices[i];
+    /** The router of the node at {@code vertex} with an exact leaf set and the ideal slot {@code key} needs. */
+    private Router idealRouter(int vertex, Id key) {
+        NodeHandle self = overlay.node(vertex).self();
+        LeafSet leafSet = new LeafSet(self.id(), config.leafSetHalf());
+        int me = Collections.binarySearch(ids, self.id());
+        for (int step = 1; step <= config.leafSetHalf() && step < ids.size(); step++) {
+            leafSet.add(overlay.node(vertices[Math.floorMod(me + step, ids.size())]).self());
+            leafSet.add(overlay.node(vertices[Math.floorMod(me - step, ids.size())]).self());
+        }
+        RoutingTable table = new RoutingTable(self.id(), config.slotCandidates());
+        int digits = self.id().sharedPrefixLength(key) + 1;
+        if (digits <= Id.DIGITS) {
+            for (int i = lowerBound(key, digits); i < ids.size() && ids.get(i).sharedPrefixLength(key) >= digits; i++) {
+                table.offer(overlay.node(vertices[i]).self(), 2 * topology.latencyNanos(vertex, vertices[i]));
             }
         }
-        return best;
+        return new Router(self, table, leafSet);
     }
 
     /** The first index whose ID is not below the smallest ID with {@code key}'s first {@code digits} digits. */

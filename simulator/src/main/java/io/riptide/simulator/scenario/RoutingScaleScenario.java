@@ -105,7 +105,7 @@ public final class RoutingScaleScenario implements Scenario {
         List<Double> routeRdp = new ArrayList<>();
         List<Double> pathRdp = new ArrayList<>();
         List<Double> idealRdp = new ArrayList<>();
-        IdealRoutes ideal = new IdealRoutes(overlay, topology, DolrConfig.defaults().leafSetHalf());
+        IdealRoutes ideal = new IdealRoutes(overlay, topology, DolrConfig.defaults());
         for (int i = 0; i < routes; i++) {
             ProbeRecorder.Arrival a = build.probes().arrival(i);
             if (a == null) {
