@@ -54,7 +54,6 @@ import io.riptide.dolr.location.PointerStore;
 import io.riptide.dolr.membership.Membership;
 import io.riptide.dolr.membership.MembershipListener;
 import io.riptide.dolr.membership.MembershipMessages.Announce;
-import io.riptide.dolr.membership.MembershipMessages.Arrived;
 import io.riptide.dolr.membership.MembershipMessages.Join;
 import io.riptide.dolr.membership.MembershipMessages.JoinRequest;
 import io.riptide.dolr.membership.MembershipMessages.JoinState;
@@ -602,8 +601,6 @@ public final class OverlayNode implements MessageHandler {
             membership.onJoinState(from, state);
         } else if (m instanceof Announce) {
             membership.onAnnounce(from);
-        } else if (m instanceof Arrived arrived) {
-            membership.onArrived(from, arrived);
         } else if (m instanceof LeafSetRequest) {
             membership.onLeafSetRequest(from);
         } else if (m instanceof Leave) {

@@ -7,7 +7,6 @@ import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.membership.MembershipMessages.Announce;
-import io.riptide.dolr.membership.MembershipMessages.Arrived;
 import io.riptide.dolr.membership.MembershipMessages.Join;
 import io.riptide.dolr.membership.MembershipMessages.JoinRequest;
 import io.riptide.dolr.membership.MembershipMessages.JoinState;
@@ -119,41 +118,7 @@ public final class Membership implements RouteHandler {
             env.send(member.address(), new Announce());
         }
         startTimers();
-        // Once the rows learned while joining are measured (a probe gives up after half failAfter),
-        // tell their nodes (see onArrived).
-        env.schedule(config.failAfter(), this::announceToTable);
         listener.onJoined();
-    }
-
-    /**
-     * Pastry's last join step: the nodes in this node's routing table and its local-area neighbours
-     * learn of it, with its distance
-     * to each. The table holds nodes near this one, so this one is likely near them and may beat
-     * what they hold; nodes that joined early, into a small overlay, learn of nearer newcomers this
-     * way rather than from maintenance's slow sampling.
-     */
-    private void announceToTable() {
-        // Pastry tells its neighbourhood set too (here, the local-area neighbours): a node next door
-        // whose slot this one fits may be absent from this table because a nearer node holds that slot.
-        Set<NodeHandle> told = new LinkedHashSet<>(table.all());
-        told.addAll(localNeighbours.get());
-        for (NodeHandle entry : told) {
-            long distance = peers.distance(entry.id());
-            if (distance >= 0) {
-                env.send(entry.address(), new Arrived(distance));
-            }
-        }
-    }
-
-    /** A newcomer has this node in its table at the distance it names: measure it if it could improve ours. */
-    public void onArrived(NodeHandle from, Arrived arrived) {
-        if (!joined || arrived.distanceNanos() < 0) {
-            return;
-        }
-        // The claim only decides whether to measure; a low figure earns a liar one probe, not a slot.
-        if (table.wouldKeep(from.id(), arrived.distanceNanos()) || leafSet.wouldAccept(from.id())) {
-            learn(from);
-        }
     }
 
     private void startTimers() {
@@ -244,7 +209,6 @@ public final class Membership implements RouteHandler {
             offerMeasured(peer, rtt);
             return;
         }
-
         prober.probe(peer, sample -> {
             if (sample >= 0) {
                 long distance = peers.distance(id); // the sample is folded in already
@@ -395,12 +359,6 @@ public final class Membership implements RouteHandler {
     /** A peer's routing-table row or local neighbours: candidates to measure. */
     public void onRowReply(NodeHandle from, RowReply reply) {
         for (NodeHandle h : reply.entries()) {
-            long distance = peers.distance(h.id());
-            if (reply.row() >= 0 && distance >= 0 && !table.wouldKeep(h.id(), distance) && !leafSet.wouldAccept(h.id())) {
-                // Measured before and too far for its slot: probing it again could not change the table,
-                // and on a busy uplink such probes crowd out the ones that could.
-                continue;
-            }
             learn(h);
         }
     }

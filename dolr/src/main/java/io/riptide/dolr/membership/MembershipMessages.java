@@ -31,15 +31,6 @@ public final class MembershipMessages {
     }
 
     /**
-     * A node that joined lately found the receiver near enough for its routing table, at
-     * {@code distanceNanos} (its least RTT to it): by symmetry it may belong in the receiver's table
-     * too. The receiver measures it before taking it; the figure only spares a probe that could not
-     * change anything. New in wire version 5.
-     */
-    public record Arrived(long distanceNanos) implements WireMessage {
-    }
-
-    /**
      * A liveness and round-trip probe. {@code member} is false while the sender is still joining, so
      * the receiver does not take it into its routing state before it is ready to route.
      */
@@ -102,6 +93,5 @@ public final class MembershipMessages {
                 in -> new RowReply(in.i32(-1, 39, "row"), in.list(MAX_HANDLES, r -> r.handle())));
         codec.register(19, LeafSetRequest.class, (m, out) -> { }, in -> new LeafSetRequest());
         codec.register(20, Leave.class, (m, out) -> { }, in -> new Leave());
-        codec.register(21, Arrived.class, (m, out) -> out.i64(m.distanceNanos()), in -> new Arrived(in.i64()));
     }
 }
