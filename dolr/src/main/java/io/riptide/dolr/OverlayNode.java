@@ -9,11 +9,15 @@ import io.riptide.core.store.ContentStore;
 import io.riptide.core.store.TieredStore;
 import io.riptide.core.store.disk.DiskStats;
 import io.riptide.core.store.disk.DiskTier;
+import io.riptide.core.wire.Answer;
+import io.riptide.core.wire.Question;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.bloom.BloomMessages.BloomAd;
 import io.riptide.dolr.bloom.BloomMessages.BloomPull;
 import io.riptide.dolr.bloom.LocalArea;
 import io.riptide.dolr.client.AccessPoint;
+import io.riptide.dolr.client.Asks;
+import io.riptide.dolr.client.ClientMessages.ClientAsk;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
 import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.dissemination.Dissemination;
@@ -88,9 +92,11 @@ import io.riptide.dolr.routing.RoutingMessages.HopAck;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
 import io.riptide.dolr.store.ReplicaStorage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -124,6 +130,7 @@ public final class OverlayNode implements MessageHandler {
     private final RemoteDistances distances;
     private final Leases leases;
     private final AccessPoint access;
+    private final Asks asks;
     private final Dissemination dissemination;
     // Service GUIDs this node provides: located like replicas, never evicted.
     private final Set<Id> services = new LinkedHashSet<>();
@@ -224,6 +231,7 @@ public final class OverlayNode implements MessageHandler {
         // 10 s (the cache manager's insert deadline) time for the fetch; no resend sooner than a hop may take.
         this.leases = new Leases(env, forwarder, 100_000, config.locateDeadline().multipliedBy(2), config.hopTimeoutFloor());
         forwarder.handle(Claim.class, leases);
+        this.asks = new Asks(this);
         this.access = new AccessPoint(this, 10_000);
         this.dissemination = new Dissemination(env, config.heartbeatInterval(), 3, store::get, (guid, data) -> {
             if (store.put(guid, data)) {
@@ -453,6 +461,14 @@ public final class OverlayNode implements MessageHandler {
         location.locate(service, payload, ttl, true, done);
     }
 
+    /**
+     * Anycasts {@code question} to the nearest provider of {@code service}; {@code done} gets its one
+     * answer, or empty if no provider was reachable or none answered within {@code deadline}.
+     */
+    public void ask(Id service, Question question, int ttl, Duration deadline, Consumer<Optional<Answer>> done) {
+        asks.ask(service, question, ttl, deadline, done);
+    }
+
     /** Creates a replica of {@code guid} {@code climb} hops up its routing tree from here. */
     public void place(Id guid, int climb, Consumer<PlaceResult> done) {
         placement.place(guid, climb, done);
@@ -629,6 +645,8 @@ public final class OverlayNode implements MessageHandler {
             access.onRead(from, read);
         } else if (m instanceof ClientAnycast anycast) {
             access.onAnycast(anycast);
+        } else if (m instanceof ClientAsk ask) {
+            access.onAsk(from, ask);
         } else if (m instanceof ReplicaRead read) {
             location.onReplicaRead(from, read);
         } else if (m instanceof HeadRead read) {
@@ -667,6 +685,8 @@ public final class OverlayNode implements MessageHandler {
             distances.onReply(reply);
         } else if (m instanceof Routed || m instanceof Locate || m instanceof ObjectDelivery || m instanceof Hop) {
             malformed++; // overlay messages that must come wrapped in a hop
+        } else if (m instanceof Answer answer && asks.onAnswer(answer)) {
+            return; // an answer to a question this node asked for a client: handed on
         } else {
             application().onMessage(from, m);
         }

@@ -49,6 +49,12 @@ class LoadReportsTest {
         }
 
         @Override
+        public void ask(Id service, io.riptide.core.wire.Question question, int ttl, Duration within,
+                        java.util.function.Consumer<java.util.Optional<io.riptide.core.wire.Answer>> done) {
+            done.accept(java.util.Optional.empty());
+        }
+
+        @Override
         public Duration readDeadline() {
             return Duration.ofSeconds(3);
         }

@@ -7,8 +7,12 @@ import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.PendingRequests;
 import io.riptide.core.runtime.RoundTripEstimate;
+import io.riptide.core.wire.Answer;
+import io.riptide.core.wire.Question;
 import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.client.ClientMessages.ClientAnswer;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
+import io.riptide.dolr.client.ClientMessages.ClientAsk;
 import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.client.ClientMessages.ClientReadReply;
 import io.riptide.dolr.location.LocationMessages.FailureReason;
@@ -26,6 +30,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -54,6 +59,7 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
     private final Duration probeEvery;
     private final Duration deadline;
     private final PendingRequests<ClientReadReply> reads;
+    private final PendingRequests<Optional<Answer>> asks;
     private final Map<Long, Probe> probes = new HashMap<>();
     private final Map<Id, Access> known = new LinkedHashMap<>();
     private final Set<Id> explored = new HashSet<>();
@@ -81,6 +87,7 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
         this.probeEvery = probeEvery;
         this.deadline = deadline;
         this.reads = new PendingRequests<>(env);
+        this.asks = new PendingRequests<>(env);
         this.readTimes = new RoundTripEstimate(deadline.dividedBy(3), MIN_HEDGE, deadline.dividedBy(2));
     }
 
@@ -214,6 +221,8 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
             }
         } else if (message instanceof ClientReadReply reply) {
             reads.complete(reply.requestId(), reply);
+        } else if (message instanceof ClientAnswer answer) {
+            asks.complete(answer.requestId(), Optional.ofNullable(answer.answer()));
         }
     }
 
@@ -315,6 +324,24 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
     @Override
     public void anycast(Id service, WireMessage payload, Id fallbackService, WireMessage fallbackPayload, int ttl) {
         send(new ClientAnycast(service, ttl, payload, fallbackService, fallbackPayload));
+    }
+
+    /**
+     * Asks {@code question} of the nearest provider of {@code service} through the nearest access
+     * node, which relays the answer. Not hedged: a question may start work (a gateway's origin fetch)
+     * that a second copy would repeat. Empty if no access node is known or none answered in time.
+     */
+    @Override
+    public void ask(Id service, Question question, int ttl, Duration within, Consumer<Optional<Answer>> done) {
+        List<Access> nearest = active();
+        long millis = Math.min(within.toMillis(), ClientMessages.MAX_ASK_MILLIS);
+        if (nearest.isEmpty() || millis <= 0) {
+            done.accept(Optional.empty());
+            return;
+        }
+        // The access node's own deadline is the one asked for; this side waits a little longer for its relay.
+        long id = asks.add(Duration.ofMillis(millis).plus(deadline), done, Optional::empty);
+        env.send(nearest.get(0).node().address(), new ClientAsk(id, service, ttl, millis, question));
     }
 
     @Override

@@ -2,7 +2,9 @@ package io.riptide.dolr.client;
 
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.client.ClientMessages.ClientAnswer;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
+import io.riptide.dolr.client.ClientMessages.ClientAsk;
 import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.client.ClientMessages.ClientReadReply;
 
@@ -52,6 +54,24 @@ public final class AccessPoint {
         } else {
             own.anycast(anycast.service(), anycast.payload(), ttl);
         }
+    }
+
+    /**
+     * A client asks a question of a service: this node asks it under an ID of its own and relays the
+     * answer, or that none came, under the client's ID. Bounded like reads.
+     */
+    public void onAsk(NodeHandle client, ClientAsk ask) {
+        if (inFlight >= maxInFlight) {
+            refused++;
+            node.send(client.address(), new ClientAnswer(ask.requestId(), null));
+            return;
+        }
+        inFlight++;
+        int ttl = Math.max(1, Math.min(ask.ttl(), 64));
+        node.ask(ask.service(), ask.question(), ttl, java.time.Duration.ofMillis(ask.deadlineMillis()), answer -> {
+            inFlight--;
+            node.send(client.address(), new ClientAnswer(ask.requestId(), answer.orElse(null)));
+        });
     }
 
     /** Client reads answered. */

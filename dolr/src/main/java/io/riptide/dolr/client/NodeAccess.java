@@ -1,9 +1,12 @@
 package io.riptide.dolr.client;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.wire.Answer;
+import io.riptide.core.wire.Question;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.OverlayNode;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -44,6 +47,11 @@ public final class NodeAccess implements OverlayAccess {
                 node.anycast(fallbackService, fallbackPayload, ttl, fallback -> { });
             }
         });
+    }
+
+    @Override
+    public void ask(Id service, Question question, int ttl, Duration within, Consumer<Optional<Answer>> done) {
+        node.ask(service, question, ttl, within, done);
     }
 
     @Override

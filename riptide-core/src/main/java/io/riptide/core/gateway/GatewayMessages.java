@@ -2,7 +2,9 @@ package io.riptide.core.gateway;
 
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
+import io.riptide.core.wire.Answer;
 import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.Question;
 import io.riptide.core.wire.WireException;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.core.wire.WireReader;
@@ -34,7 +36,11 @@ public final class GatewayMessages {
      * {@code stale} says the requester found the cached copy stale, which counts toward installing a
      * monitor for the URL.
      */
-    public record InsertRequest(long requestId, String url, Headers requestHeaders, boolean stale) implements WireMessage {
+    public record InsertRequest(long requestId, String url, Headers requestHeaders, boolean stale) implements Question {
+        @Override
+        public InsertRequest withRequestId(long id) {
+            return new InsertRequest(id, url, requestHeaders, stale);
+        }
     }
 
     /** What came of an insert. */
@@ -57,7 +63,7 @@ public final class GatewayMessages {
 
     /** The gateway's answer, sent directly to the requester. {@code version} is 0 when nothing is cached. */
     public record InsertReply(long requestId, String url, Id guid, long version, Outcome outcome, String reason)
-            implements WireMessage {
+            implements Answer {
         /**
          * Cuts a long reason (they quote URLs, which may be longer than any reason) to what a reader
          * accepts: a reply the reader refused would close the connection it came on.

@@ -20,7 +20,16 @@ public final class PendingRequests<T> {
     }
 
     public PendingRequests(Env env) {
+        this(env, 0);
+    }
+
+    /**
+     * IDs start after {@code idsAfter}: a part of a node that shares its messages' ID field with
+     * another part (both answered by the same reply type) takes a range of its own.
+     */
+    public PendingRequests(Env env, long idsAfter) {
         this.env = env;
+        this.nextId = idsAfter;
     }
 
     /** Registers a request; {@code done} gets its answer, or {@code onTimeout}'s value after {@code deadline}. */

@@ -2,11 +2,14 @@ package io.riptide.simulator.agents;
 
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.Env;
+import io.riptide.core.wire.Answer;
+import io.riptide.core.wire.Question;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.client.ObjectRead;
 import io.riptide.dolr.client.OverlayAccess;
 import io.riptide.simulator.stages.HostStages;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -40,6 +43,11 @@ final class LoopAccess implements OverlayAccess {
     @Override
     public void anycast(Id service, WireMessage payload, Id fallbackService, WireMessage fallbackPayload, int ttl) {
         node.anycast(service, payload, fallbackService, fallbackPayload, ttl);
+    }
+
+    @Override
+    public void ask(Id service, Question question, int ttl, Duration within, Consumer<Optional<Answer>> done) {
+        node.ask(service, question, ttl, within, done);
     }
 
     @Override
