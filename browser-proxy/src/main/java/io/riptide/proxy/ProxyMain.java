@@ -92,9 +92,11 @@ public final class ProxyMain implements Callable<Integer> {
     private boolean keepOwnFetches;
 
     @Option(names = "--insert-policy", paramLabel = "POLICY", defaultValue = "second-sight",
-            description = "When a miss asks the provider's gateway to insert the URL into the overlay (an origin fetch of "
-                + "its own): second-sight (when this proxy, or the stub's cache manager, sees it again) or first-miss "
-                + "(every storable miss, as the paper's proxies) (default: ${DEFAULT-VALUE}).")
+            description = "When a miss asks the provider's gateway to insert the URL into the overlay: second-sight (when "
+                + "this proxy, or the stub's cache manager, sees it again; the insert is an origin fetch of its own), "
+                + "second-sight-through-gateway (the stub's second sighting is fetched by the gateway, whose one fetch "
+                + "answers it and inserts it), through-gateway (every miss fetched by the gateway) or first-miss (every "
+                + "storable miss, as the paper's proxies) (default: ${DEFAULT-VALUE}).")
     private String insertPolicy;
 
     @Option(names = "--loops", paramLabel = "N",

@@ -12,6 +12,8 @@ import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.hint.HintMessages.LoadReport;
 import io.riptide.core.hint.HintMessages.MissHint;
 import io.riptide.core.hint.HintMessages.SeenHint;
+import io.riptide.core.hint.HintMessages.SightingAnswer;
+import io.riptide.core.hint.HintMessages.SightingAsk;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
@@ -84,6 +86,11 @@ public final class CacheManager implements OverlayApplication {
             hot.onRequests(s.guid(), requester, 1);
             copies.onMiss(s.guid(), requester);
             inserts.onSeen(s);
+        } else if (payload instanceof SightingAsk a) {
+            hints++;
+            hot.onRequests(a.guid(), requester, 1);
+            copies.onMiss(a.guid(), requester);
+            node.send(requester.address(), new SightingAnswer(a.requestId(), inserts.onSightingAsk(a)));
         } else if (payload instanceof StaleHint s) {
             hints++;
             inserts.onStale(s);

@@ -26,13 +26,21 @@ import java.util.Map;
  * @param readsShared      lookups that joined a read of the same GUID already in flight instead of starting one
  * @param readsHedged      overlay reads sent a second time, through the second nearest access node, for being late
  * @param hedgeWins        hedged reads the second access node answered first
+ * @param gatewayAnswers   misses sent to the gateway to fetch for the request (the through-gateway insert policies),
+ *                         by its answer; {@code UNREACHABLE}: none came in time
+ * @param firstSightings   misses the stub's manager called a variant's first sighting (fetched here and kept)
+ * @param repeatSightings  misses the stub's manager had seen before (sent to the gateway to fetch)
+ * @param sightingsUnanswered sightings asked of the stub's manager that no manager answered in time
  */
 public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
         long staleHints, long latencyHints, long loadReports, long requestsReported, MemoryFigures memory,
         long memoryRefreshes, long signaturesFull, long signaturesMemo, long seenHints, long keptPrivately,
-        long overlayReads, long readsShared, long readsHedged, long hedgeWins) {
+        long overlayReads, long readsShared, long readsHedged, long hedgeWins,
+        Map<io.riptide.core.gateway.GatewayMessages.Outcome, Long> gatewayAnswers, long firstSightings, long repeatSightings,
+        long sightingsUnanswered) {
     public CacheFigures {
         refused = Map.copyOf(refused);
+        gatewayAnswers = Map.copyOf(gatewayAnswers);
     }
 
     /** Replicas refused, for every reason. */

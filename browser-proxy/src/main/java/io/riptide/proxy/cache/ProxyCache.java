@@ -2,6 +2,11 @@ package io.riptide.proxy.cache;
 
 import io.netty.buffer.Unpooled;
 import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.gateway.GatewayMessages.InsertReply;
+import io.riptide.core.gateway.GatewayMessages.InsertRequest;
+import io.riptide.core.gateway.GatewayMessages.Outcome;
+import io.riptide.core.hint.HintMessages.SightingAnswer;
+import io.riptide.core.hint.HintMessages.SightingAsk;
 import io.riptide.core.http.CanonicalUrl;
 import io.riptide.core.http.Headers;
 import io.riptide.core.http.StorageDecision;
@@ -46,6 +51,8 @@ import java.util.function.Consumer;
 public final class ProxyCache {
     /** The stage copies are verified on: Ed25519 and SHA-256 are too slow for the loop. */
     public static final String VERIFY_STAGE = "verify";
+    /** Hops an insert request may take to the nearest gateway, which is often in another stub. */
+    static final int GATEWAY_TTL = 32;
 
     private final Env env;
     private final OverlayAccess overlay;
@@ -64,12 +71,22 @@ public final class ProxyCache {
     private final Storability storability = new Storability();
     /** Variants this proxy fetched itself within the sight window ({@link InsertPolicy#SECOND_SIGHT}). */
     private final Throttle<Id> sightings = Throttle.oncePer(OverlayCacheConfig.SIGHT_WINDOW, Hints.MAX_REMEMBERED);
+    /** Variants whose sighting the stub's manager heard when asked and answered "first": no seen hint after the fetch. */
+    private final Throttle<Id> toldManager = Throttle.oncePer(Duration.ofMinutes(1), Hints.MAX_REMEMBERED);
+    /** Whether the last sighting asked of the stub's manager was answered (a stub without one: the hints' old way). */
+    private boolean managerAnswered;
+    private long firstSightings;
+    private long sightingsUnanswered;
+    private long repeatSightings;
     private final java.util.concurrent.atomic.LongAdder kept = new java.util.concurrent.atomic.LongAdder();
     private final Map<RejectReason, Long> refused = new EnumMap<>(RejectReason.class);
     private final SharedReads reads;
     /** Replies being verified, by identity (one shared read's waiters hold the same reply), and who waits. */
     private final Map<ObjectRead, List<java.util.function.BiConsumer<ReplicaCheck.Verified, Throwable>>> verifying =
             new java.util.IdentityHashMap<>();
+    /** What the gateway answered the misses sent to it ({@link InsertPolicy#THROUGH_GATEWAY}); UNREACHABLE when none did. */
+    private final Map<Outcome, Long> gatewayOutcomes = new EnumMap<>(Outcome.class);
+    private long gatewayReadsFailed;
     private long lookups;
     private long hits;
     private long overloaded;
@@ -158,8 +175,88 @@ public final class ProxyCache {
                         return;
                     }
                     LookupResult answer = orFromMemory(request, result);
+                    if (asksOnward(request, answer)) {
+                        if (config.insertPolicy() == InsertPolicy.THROUGH_GATEWAY) {
+                            throughGateway(request, url, answer, done);
+                        } else {
+                            askStub(request, url, answer, done);
+                        }
+                        return;
+                    }
                     looked(request, url, answer, env.nowNanos() - start);
                     done.accept(answer);
+                });
+    }
+
+    /**
+     * Whether a lookup's result is a miss that the policy asks about before the origin is fetched (the
+     * stub's manager under {@link InsertPolicy#SECOND_SIGHT_THROUGH_GATEWAY}, the gateway under
+     * {@link InsertPolicy#THROUGH_GATEWAY}): a GET nothing answered; copies to revalidate and bypasses
+     * go their own way.
+     */
+    private boolean asksOnward(ProxyRequest request, LookupResult result) {
+        return config.insertPolicy().asksBeforeFetching() && "GET".equals(request.method())
+                && result.kind() == LookupResult.Kind.FORWARD && "miss".equals(result.status().fwd());
+    }
+
+    /**
+     * Asks the stub's cache manager whether the variant was seen there within the sight window
+     * ({@link InsertPolicy#SECOND_SIGHT_THROUGH_GATEWAY}): a first sighting goes back to the caller, which fetches
+     * it itself and keeps it privately; a later one goes {@link #throughGateway}, so the insert
+     * that the second sighting earns is the very fetch that answers it. No answer in time: the
+     * caller fetches it, and the seen hint after the origin's answer tells the manager.
+     */
+    private void askStub(ProxyRequest request, CanonicalUrl url, LookupResult missed, Consumer<LookupResult> done) {
+        Headers selecting = Variants.selectingFields(request.headers(), Optional.empty());
+        Id sighted = hints.target(url.value(), request.headers(), Optional.empty()).orElseThrow();
+        overlay.ask(ObjectNames.cacheManagerGuid(primary), new SightingAsk(0, url.value(),
+                ObjectNames.objectGuid(primary, url.value(), ""), selecting), config.ttl(), InsertPolicy.MANAGER_WAIT, answer -> {
+                    SightingAnswer told = answer.filter(SightingAnswer.class::isInstance).map(SightingAnswer.class::cast)
+                            .orElse(null);
+                    managerAnswered = told != null;
+                    if (told == null) {
+                        sightingsUnanswered++;
+                        done.accept(missed);
+                    } else if (told.first()) {
+                        firstSightings++;
+                        toldManager.admit(sighted, env.nowNanos());
+                        done.accept(missed);
+                    } else {
+                        repeatSightings++;
+                        throughGateway(request, url, missed, done);
+                    }
+                });
+    }
+
+    /**
+     * Has the primary provider's nearest gateway fetch and insert {@code url} for this request, then
+     * reads the new copy: the answer carries {@code Cache-Status: fwd=miss; detail=gateway} (it went
+     * forward; the origin was fetched once, by the gateway). If the gateway cannot help, {@code missed}
+     * goes back to the caller, which fetches the URL itself.
+     */
+    private void throughGateway(ProxyRequest request, CanonicalUrl url, LookupResult missed, Consumer<LookupResult> done) {
+        Headers selecting = Variants.selectingFields(request.headers(), Optional.empty());
+        overlay.ask(ObjectNames.gatewayGuid(primary), new InsertRequest(0, url.value(), selecting, false), GATEWAY_TTL,
+                InsertPolicy.GATEWAY_WAIT, answer -> {
+                    Outcome outcome = answer.filter(InsertReply.class::isInstance).map(a -> ((InsertReply) a).outcome())
+                            .orElse(Outcome.UNREACHABLE);
+                    gatewayOutcomes.merge(outcome, 1L, Long::sum);
+                    if (outcome != Outcome.INSERTED && outcome != Outcome.UNCHANGED) {
+                        done.accept(missed);
+                        return;
+                    }
+                    long start = env.nowNanos();
+                    read(primary, request, url, ObjectNames.objectGuid(primary, url.value(), ""), VariantKey.NONE,
+                            config.readDeadline().toNanos(), start, copy -> {
+                                if (copy.served() && copy.status().hit()) {
+                                    missed.release();
+                                    done.accept(copy.withStatus(CacheStatus.forward("miss", "gateway")));
+                                } else {
+                                    gatewayReadsFailed++;
+                                    copy.release();
+                                    done.accept(missed);
+                                }
+                            });
                 });
     }
 
@@ -369,10 +466,19 @@ public final class ProxyCache {
             return;
         }
         long staleVersion = lookup != null && lookup.wasStale() ? lookup.found().version() : -1;
-        if (staleVersion < 0 && config.insertPolicy() == InsertPolicy.SECOND_SIGHT
-                && sightings.admit(target.get(), env.nowNanos())) {
-            hints.seen(target.get(), url, request.headers(), vary); // the first sighting: kept privately, no insert yet
-            return;
+        if (staleVersion < 0 && config.insertPolicy() != InsertPolicy.FIRST_MISS) {
+            boolean firstHere = sightings.admit(target.get(), env.nowNanos());
+            Id asked = hints.target(url, request.headers(), Optional.empty()).orElseThrow();
+            if (toldManager.isOpen(asked, env.nowNanos())) {
+                return; // the stub's manager heard this sighting when asked, and said to fetch it here
+            }
+            if (firstHere) {
+                hints.seen(target.get(), url, request.headers(), vary); // the first sighting: kept privately, no insert yet
+                return;
+            }
+            if (config.insertPolicy() == InsertPolicy.THROUGH_GATEWAY) {
+                return; // the gateway was asked already and could not help
+            }
         }
         boolean hinted = hints.missOrStale(target.get(), url, request.headers(), vary, staleVersion);
         if (!hinted || staleVersion >= 0) {
@@ -386,8 +492,11 @@ public final class ProxyCache {
      * insert (a miss hint) that the first sighting did not.
      */
     private void sightedAgain(ProxyRequest request, Headers stored) {
-        if (config.insertPolicy() != InsertPolicy.SECOND_SIGHT) {
-            return; // the first miss asked already
+        if (config.insertPolicy() == InsertPolicy.FIRST_MISS || config.insertPolicy() == InsertPolicy.THROUGH_GATEWAY
+                || (config.insertPolicy() == InsertPolicy.SECOND_SIGHT_THROUGH_GATEWAY && managerAnswered)) {
+            // The first miss asked already; or the stub's manager heard the first sighting and sends the
+            // next proxy's miss through the gateway, while this proxy's own repeats cost nobody anything.
+            return;
         }
         String url;
         try {
@@ -462,6 +571,29 @@ public final class ProxyCache {
     }
 
     /** Cacheable requests looked up. */
+    /**
+     * Misses sent to the gateway ({@link InsertPolicy#THROUGH_GATEWAY}) that it answered with
+     * {@code outcome}; {@link Outcome#UNREACHABLE}: no gateway answered in time.
+     */
+    public long gatewayAnswers(Outcome outcome) {
+        return gatewayOutcomes.getOrDefault(outcome, 0L);
+    }
+
+    /** Misses the stub's manager called a first sighting: fetched by this proxy and kept privately. */
+    public long firstSightings() {
+        return firstSightings;
+    }
+
+    /** Sightings asked of the stub's manager that no manager answered in time. */
+    public long sightingsUnanswered() {
+        return sightingsUnanswered;
+    }
+
+    /** Misses the gateway inserted whose new copy could then not be read (the proxy fetched them itself). */
+    public long gatewayReadsFailed() {
+        return gatewayReadsFailed;
+    }
+
     public long lookups() {
         return lookups;
     }
@@ -494,7 +626,8 @@ public final class ProxyCache {
         return new CacheFigures(lookups + memoryHitCount, hits + memoryHitCount, refused, overloaded, hints.missHints(), hints.staleHints(), hints.latencyHints(),
                 load.reportsSent(), load.requestsReported(), inMemory, refreshes, check.signatures().fullVerifications(),
                 check.signatures().hits(), hints.seenHints(), kept.sum(),
-                reads.started(), reads.joined(), overlay.hedgedReads(), overlay.hedgeWins());
+                reads.started(), reads.joined(), overlay.hedgedReads(), overlay.hedgeWins(), gatewayOutcomes, firstSightings,
+                repeatSightings, sightingsUnanswered);
     }
 
     /** The hints sent so far. */

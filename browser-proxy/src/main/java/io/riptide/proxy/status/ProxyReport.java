@@ -115,6 +115,14 @@ public final class ProxyReport {
             hints.put("seen", c.seenHints());
             hints.put("stale", c.staleHints());
             hints.put("latency", c.latencyHints());
+            Map<String, Number> gatewayAnswers = new LinkedHashMap<>();
+            for (io.riptide.core.gateway.GatewayMessages.Outcome o : io.riptide.core.gateway.GatewayMessages.Outcome.values()) {
+                gatewayAnswers.put(o.name().toLowerCase(Locale.ROOT), c.gatewayAnswers().getOrDefault(o, 0L));
+            }
+            Map<String, Number> sightings = new LinkedHashMap<>();
+            sightings.put("first", c.firstSightings());
+            sightings.put("seen", c.repeatSightings());
+            sightings.put("unanswered", c.sightingsUnanswered());
             b.metrics()
                     .counter("riptide_proxy_cache_lookups_total", "Cacheable requests looked up (memory tier, then overlay).",
                             c.lookups())
@@ -122,6 +130,10 @@ public final class ProxyReport {
                     .counter("riptide_proxy_verify_overloaded_total", "Lookups sent to the origin because the verify stage was full.",
                             c.overloaded())
                     .counter("riptide_proxy_hints_total", "Hints sent to the nearest cache manager, by kind.", "kind", hints)
+                    .counter("riptide_proxy_gateway_fetches_total", "Misses the gateway was asked to fetch for the request "
+                            + "(through-gateway insert policies), by its answer (unreachable: none in time).", "outcome", gatewayAnswers)
+                    .counter("riptide_proxy_sightings_total", "Misses asked of the stub's cache manager before fetching, by its "
+                            + "answer (first: fetched here; seen: fetched by the gateway; unanswered: none in time).", "answer", sightings)
                     .counter("riptide_proxy_load_reports_total", "Load reports sent to the nearest cache manager.", c.loadReports())
                     .counter("riptide_proxy_load_reported_requests_total", "Requests counted in those load reports.",
                             c.requestsReported())

@@ -3,6 +3,7 @@ package io.riptide.cachemanager.insert;
 import io.riptide.cachemanager.CacheManagerConfig;
 import io.riptide.core.hint.HintMessages.MissHint;
 import io.riptide.core.hint.HintMessages.SeenHint;
+import io.riptide.core.hint.HintMessages.SightingAsk;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.http.Headers;
 import io.riptide.core.http.Variants;
@@ -40,6 +41,7 @@ public final class InsertTrigger {
     private final Throttle<String> staleUrls;
     private final Throttle<String> sightings;
     private long firstSightings;
+    private long sentThroughGateway;
 
     public InsertTrigger(Env env, GatewayRequests gateway, CacheManagerConfig config) {
         this.env = env;
@@ -71,6 +73,28 @@ public final class InsertTrigger {
         }
         onMiss(new MissHint(hint.url(), hint.guid(), hint.requestHeaders()));
         return false;
+    }
+
+    /**
+     * A proxy asks, before fetching a variant, whether the stub has seen it within the window: the
+     * sighting is remembered either way, and nothing is inserted from here. On a later sighting the
+     * proxy has the gateway fetch it for its request, which inserts it with that one origin fetch;
+     * asking the gateway from here as well would cost the origin a second. Returns whether this was
+     * the variant's first sighting.
+     */
+    public boolean onSightingAsk(SightingAsk ask) {
+        Headers selecting = Variants.selectingFields(ask.requestHeaders(), Optional.empty());
+        if (sightings.admit(variantOf(ask.url(), selecting), env.nowNanos())) {
+            firstSightings++;
+            return true;
+        }
+        sentThroughGateway++;
+        return false;
+    }
+
+    /** Sightings a proxy was told to fetch through the gateway (each the variant's second or later in its window). */
+    public long sentThroughGateway() {
+        return sentThroughGateway;
     }
 
     /** Sightings that were a variant's first in its window (remembered, nothing inserted). */

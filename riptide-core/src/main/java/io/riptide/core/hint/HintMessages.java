@@ -3,7 +3,9 @@ package io.riptide.core.hint;
 import io.riptide.core.gateway.GatewayMessages;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
+import io.riptide.core.wire.Answer;
 import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.Question;
 import io.riptide.core.wire.WireMessage;
 import java.util.Objects;
 
@@ -54,6 +56,28 @@ public final class HintMessages {
     }
 
     /**
+     * A proxy missed {@code guid} (for {@code url}) and asks, before it fetches, whether its stub has
+     * seen that variant within the sight window: the manager records the sighting and answers
+     * ({@link SightingAnswer}). On a first sighting the proxy fetches it itself and keeps it privately;
+     * on a later one it has the gateway fetch it for this request, which inserts it with the same one
+     * origin fetch. {@code requestHeaders} select the variant, as in {@link MissHint}.
+     */
+    public record SightingAsk(long requestId, String url, Id guid, Headers requestHeaders) implements Question {
+        public SightingAsk {
+            Objects.requireNonNull(requestHeaders, "requestHeaders");
+        }
+
+        @Override
+        public SightingAsk withRequestId(long id) {
+            return new SightingAsk(id, url, guid, requestHeaders);
+        }
+    }
+
+    /** A manager's answer to a {@link SightingAsk}: whether this was the variant's first sighting in its window. */
+    public record SightingAnswer(long requestId, boolean first) implements Answer {
+    }
+
+    /**
      * A replica of {@code guid} (for {@code url}) was stale: the newest version the proxy found was
      * {@code staleVersion}. {@code requestHeaders} select the variant, as in {@link MissHint}.
      */
@@ -98,6 +122,11 @@ public final class HintMessages {
         codec.register(FIRST_TAG + 6, SeenHint.class,
                 (m, out) -> GatewayMessages.writeHeaders(out.string(m.url()).id(m.guid()), m.requestHeaders()),
                 in -> new SeenHint(in.string(GatewayMessages.MAX_URL_BYTES), in.id(), GatewayMessages.readHeaders(in)));
+        codec.register(FIRST_TAG + 7, SightingAsk.class,
+                (m, out) -> GatewayMessages.writeHeaders(out.i64(m.requestId()).string(m.url()).id(m.guid()), m.requestHeaders()),
+                in -> new SightingAsk(in.i64(), in.string(GatewayMessages.MAX_URL_BYTES), in.id(), GatewayMessages.readHeaders(in)));
+        codec.register(FIRST_TAG + 8, SightingAnswer.class, (m, out) -> out.i64(m.requestId()).bool(m.first()),
+                in -> new SightingAnswer(in.i64(), in.bool()));
         codec.register(FIRST_TAG + 3, LoadReport.class,
                 (m, out) -> out.id(m.guid()).i32(m.requests()),
                 in -> new LoadReport(in.id(), in.i32(0, MAX_REPORTED_REQUESTS, "reported requests")));

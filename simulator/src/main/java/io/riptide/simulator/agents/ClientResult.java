@@ -22,7 +22,9 @@ public record ClientResult(Source source, NodeHandle replica, int hops, long lat
         /** From the proxy's memory tier: a verified copy it read through the overlay before. */
         PROXY_MEMORY,
         /** From the proxy's private tier: a response it fetched from the origin itself before. */
-        PROXY_PRIVATE
+        PROXY_PRIVATE,
+        /** From the origin by the gateway, for this request: a miss the gateway fetched, inserted and the proxy then read. */
+        GATEWAY_MISS
     }
 
     /** Whether a replica served it. */

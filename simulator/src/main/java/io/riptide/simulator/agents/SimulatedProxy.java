@@ -154,7 +154,10 @@ public final class SimulatedProxy implements RequestPath {
 
     private ClientResult served(LookupResult result, int bodyBytes, long start) {
         LookupResult.Found found = result.found();
-        return new ClientResult(ClientResult.Source.REPLICA, found == null ? null : found.replica(), found == null ? 0 : found.hops(),
+        // A copy served with a forward status went through the gateway's fetch for this request, not a cache hit.
+        ClientResult.Source source = result.status().hit() || result.kind() == LookupResult.Kind.VALIDATE
+                ? ClientResult.Source.REPLICA : ClientResult.Source.GATEWAY_MISS;
+        return new ClientResult(source, found == null ? null : found.replica(), found == null ? 0 : found.hops(),
                 env.nowNanos() - start, bodyBytes);
     }
 

@@ -20,6 +20,7 @@ import io.riptide.simulator.report.Charts;
 import io.riptide.simulator.report.CsvWriter;
 import io.riptide.simulator.report.Progress;
 import io.riptide.simulator.report.ResultJson;
+import io.riptide.simulator.report.SampleSummary;
 import io.riptide.simulator.report.Series;
 import io.riptide.simulator.topology.LinkClass;
 import io.riptide.simulator.topology.TopologyParams;
@@ -64,7 +65,7 @@ public final class TraceReplayScenario implements Scenario {
     public String description() {
         return "hit ratio replaying a web trace: Riptide vs one shared proxy cache vs per-client caches "
                 + "(--trace FILE, --workload trace|polymix, --requests, --cache-mb, --rate, --nodes, "
-                + "--insert-policy second-sight|first-miss, --proxy-memory-mb)";
+                + "--insert-policy second-sight|second-sight-through-gateway|through-gateway|first-miss, --proxy-memory-mb)";
     }
 
     @Override
@@ -198,6 +199,8 @@ public final class TraceReplayScenario implements Scenario {
         long refreshes = 0;
         long peakStoreBytes = 0;
         Map<String, Long> sources = new TreeMap<>();
+        List<Double> hitLatencies = new ArrayList<>();
+        List<Double> missLatencies = new ArrayList<>();
         progress.begin(String.format(java.util.Locale.ROOT, "replaying %d requests of %d users at %.2f per virtual s",
                 trace.size(), users, rate), trace.size());
         for (int i = 0; i < trace.size(); i++) {
@@ -240,6 +243,7 @@ public final class TraceReplayScenario implements Scenario {
             boolean newVersion = before == null || before != size;
             proxy.get(r.url(), result -> {
                 answered[0]++;
+                (result.fromCache() ? hitLatencies : missLatencies).add(result.latencyNanos() / 1e6);
                 sources.merge(result.source() + (result.fromCache() && result.bodyBytes() != size ? "_OLD_VERSION" : ""),
                         1L, Long::sum);
                 if (result.fromCache() && result.bodyBytes() == size && !newVersion) {
@@ -269,6 +273,9 @@ public final class TraceReplayScenario implements Scenario {
         long sharedFetches = n - sharedHits[0];
         byVertex.values().forEach(SimulatedProxy::stop);
         double hitRatio = riptide[0] / (double) n;
+        // What users waited: answers from a cache (proxy memory or a replica), and those that went to an origin.
+        SampleSummary missTimes = SampleSummary.of(missLatencies.stream().mapToDouble(Double::doubleValue).toArray());
+        SampleSummary cacheTimes = SampleSummary.of(hitLatencies.stream().mapToDouble(Double::doubleValue).toArray());
         double sharedRatio = sharedHits[0] / (double) n;
         // Against the shared cache given as many bytes as Riptide's stores held (issue 17), not the 128 MB one.
         double equalRatio = equal.sharedHits() / (double) n;
@@ -309,6 +316,17 @@ public final class TraceReplayScenario implements Scenario {
                 .put("origin_requests_per_url", originFetches / (double) currentSize.size())
                 .put("shared_proxy_origin_requests_per_url", sharedFetches / (double) currentSize.size())
                 .put("insert_policy", insertPolicy.text())
+                .put("miss_latency_p50_ms", missTimes.p50())
+                .put("miss_latency_p90_ms", missTimes.p90())
+                .put("cache_latency_p50_ms", cacheTimes.p50())
+                .put("cache_latency_p90_ms", cacheTimes.p90())
+                .put("gateway_miss_answers", byVertex.values().stream().mapToLong(p -> p.cache().gatewayAnswers(
+                        io.riptide.core.gateway.GatewayMessages.Outcome.INSERTED) + p.cache().gatewayAnswers(
+                        io.riptide.core.gateway.GatewayMessages.Outcome.UNCHANGED)).sum())
+                .put("proxy_first_sightings", byVertex.values().stream().mapToLong(p -> p.cache().firstSightings()).sum())
+                .put("proxy_sightings_unanswered", byVertex.values().stream().mapToLong(p -> p.cache().sightingsUnanswered()).sum())
+                .put("gateway_miss_unanswered", byVertex.values().stream().mapToLong(p -> p.cache().gatewayAnswers(
+                        io.riptide.core.gateway.GatewayMessages.Outcome.UNREACHABLE)).sum())
                 .put("proxies", (long) byVertex.size())
                 .put("proxy_memory_bytes", proxyMemoryBytes)
                 .put("proxy_memory_recheck_ms", recheckMs)
@@ -322,6 +340,13 @@ public final class TraceReplayScenario implements Scenario {
                 .put("trace_seconds", traceSeconds)
                 .put("replay_virtual_seconds", n / rate)
                 .put("time_compression", traceSeconds / (n / rate));
+        ResultJson asked = result.object("gateway_miss_outcomes");
+        for (io.riptide.core.gateway.GatewayMessages.Outcome o : io.riptide.core.gateway.GatewayMessages.Outcome.values()) {
+            long count = byVertex.values().stream().mapToLong(p -> p.cache().gatewayAnswers(o)).sum();
+            if (count > 0) {
+                asked.put(o.name().toLowerCase(java.util.Locale.ROOT), count);
+            }
+        }
         ResultJson served = result.object("riptide_answers");
         sources.forEach((k, v) -> served.put(k.toLowerCase(java.util.Locale.ROOT), v));
         result.object("targets").put("within_points_of_shared_proxy", TARGET_POINTS)
