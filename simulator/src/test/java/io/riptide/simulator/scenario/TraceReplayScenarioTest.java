@@ -95,6 +95,30 @@ class TraceReplayScenarioTest {
     }
 
     @Test
+    void underSecondSightThroughGatewayTheStubsSecondSightingIsTheGatewaysOneFetch() throws Exception {
+        Path trace = dir.resolve("sightings.tsv");
+        // Users 1, 3 and 5 of one lab are on three different proxies (their names' hashes modulo 3).
+        Files.writeString(trace, "#ts_sec\tts_usec\tuser_id\tmachine\tsession_start\tgroup\tmonth_dir\turl\tbytes\tretrieval_s\n"
+                + line(0, "1", "272", "http://a.example/A", 1000)     // the stub's first sighting: fetched by the proxy, kept
+                + line(1, "3", "272", "http://a.example/A", 1000)     // the second: fetched by the gateway, which inserts it
+                + line(2, "5", "272", "http://a.example/A", 1000)     // a third proxy reads the inserted copy: a hit
+                + line(3, "1", "272", "http://a.example/A", 1000));   // the first proxy's private copy: a hit
+        Path out = Files.createDirectories(dir.resolve("through"));
+        new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("trace", trace.toString(),
+                "nodes", "300", "rate", "1", "settle-s", "20", "proxies-per-lab", "3",
+                "insert-policy", "second-sight-through-gateway")), Progress.silent()));
+        JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
+        assertEquals("second-sight-through-gateway", json.get("insert_policy").asText());
+        assertEquals(1, json.get("riptide_answers").get("gateway_miss").asInt(), json.toString());
+        assertEquals(1, json.get("riptide_answers").get("replica").asInt(), json.toString());
+        assertEquals(1, json.get("riptide_answers").get("proxy_private").asInt(), json.toString());
+        assertEquals(0.5, json.get("hit_ratio").asDouble(), 1e-9, "the gateway's answer is a miss, not a hit");
+        assertEquals(1, json.get("proxy_origin_fetches").asInt(), json.toString());
+        assertEquals(1, json.get("gateway_origin_fetches").asInt(), "one fetch answered the second sighting and inserted it");
+        assertEquals(1, json.get("proxy_first_sightings").asInt(), json.toString());
+    }
+
+    @Test
     void aMissingTraceIsAClearError() {
         ScenarioOptionException e = assertThrows(ScenarioOptionException.class, () -> new TraceReplayScenario().run(
                 new ScenarioContext(1, dir, new ScenarioOptions(Map.of("trace", dir.resolve("nope.tsv").toString())),
