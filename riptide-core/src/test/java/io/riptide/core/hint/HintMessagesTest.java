@@ -9,6 +9,8 @@ import io.riptide.core.hint.HintMessages.LatencyHint;
 import io.riptide.core.hint.HintMessages.LoadReport;
 import io.riptide.core.hint.HintMessages.MissHint;
 import io.riptide.core.hint.HintMessages.SeenHint;
+import io.riptide.core.hint.HintMessages.SightingAnswer;
+import io.riptide.core.hint.HintMessages.SightingAsk;
 import io.riptide.core.hint.HintMessages.StaleHint;
 import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
@@ -34,6 +36,8 @@ class HintMessagesTest {
                 new MissHint("http://example.com/a", guid, Headers.of("Accept-Encoding", "gzip, br")),
                 new StaleHint("http://example.com/a", guid, 7, Headers.of("Accept-Language", "fr", "Accept", "text/css")),
                 new SeenHint("http://example.com/a", guid, Headers.of("Accept-Encoding", "gzip")),
+                new SightingAsk(9, "http://example.com/a", guid, Headers.of("Accept-Language", "fr")),
+                new SightingAnswer(9, true), new SightingAnswer(10, false),
                 new LoadReport(guid, 42))) {
             ByteBuf buf = Unpooled.buffer();
             try {
