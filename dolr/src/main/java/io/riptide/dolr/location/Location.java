@@ -74,9 +74,6 @@ public final class Location {
     private final LocalArea area;
     private final LeafSet leafSet;
     private final PeerTable peers;
-    private long lastResorts;
-    /** Peers declared failed whose pointers are kept but not followed, with when they were declared failed. */
-    private final java.util.LinkedHashMap<Id, Long> suspended = new java.util.LinkedHashMap<>();
     private final Consumer<NodeHandle> onSuspect;
     private final ObjectHandler objects;
     private final java.util.function.Function<Id, List<NodeHandle>> slotBackups;
@@ -103,8 +100,6 @@ public final class Location {
     static final double HEDGE_SHARE = 0.1;
     /** Hedges that may be spent at once after a quiet spell. */
     static final double MAX_HEDGE_TOKENS = 10;
-    /** Failed peers whose pointers are kept suspended; past this the oldest suspension drops its pointers. */
-    static final int MAX_SUSPENDED = 4096;
     private double hedgeTokens = MAX_HEDGE_TOKENS;
 
     /** A requester's wait for an answer: one attempt, or two once hedged. */
@@ -309,49 +304,9 @@ public final class Location {
         }
     }
 
-    /**
-     * A peer failed, or said goodbye. A goodbye's pointers go at once. A failure's are only suspended:
-     * skipped while the peer is believed failed, dropped once that belief lapses if nothing was heard
-     * from it since, and in use again at once if it was, since a failure declared under load is often
-     * wrong (a gateway behind a busy uplink) and dropping its pointers would hide its objects and
-     * services from every locate until its next republish.
-     */
+    /** A peer failed: its replicas are gone. */
     public void onFailed(NodeHandle peer) {
-        if (peers.hasDeparted(peer.id(), env.nowNanos())) {
-            pointers.removeNode(peer.id());
-            return;
-        }
-        suspended.remove(peer.id());
-        suspended.put(peer.id(), env.nowNanos());
-        if (suspended.size() > MAX_SUSPENDED) {
-            Id oldest = suspended.keySet().iterator().next();
-            suspended.remove(oldest);
-            pointers.removeNode(oldest);
-        }
-    }
-
-    /**
-     * Whether pointers to {@code replica} may be followed now: not while it is believed failed; once
-     * that belief lapsed, only if it was heard from since it was declared failed (its pointers are
-     * dropped otherwise).
-     */
-    private boolean usable(Id replica, long now) {
-        if (peers.isDead(replica, now)) {
-            return false;
-        }
-        if (suspended.isEmpty()) {
-            return true;
-        }
-        Long failedAt = suspended.get(replica);
-        if (failedAt == null) {
-            return true;
-        }
-        suspended.remove(replica);
-        if (peers.lastHeard(replica) - failedAt > 0) {
-            return true; // it came back: its pointers are good again
-        }
-        pointers.removeNode(replica);
-        return false;
+        pointers.removeNode(peer.id());
     }
 
     // ---- locating ------------------------------------------------------------------------------
@@ -588,7 +543,7 @@ public final class Location {
                     return false;
                 }
                 if (atRoot) {
-                    lastResort(request);
+                    askNextRoot(request);
                     return false;
                 }
                 if (request.hops() + 1 > request.ttl()) {
@@ -611,7 +566,7 @@ public final class Location {
         for (Pointer p : pointers.lookup(guid, now)) {
             if (p.replica().id().equals(env.self().id())) {
                 pointers.remove(guid, p.replica().id()); // our own, but the replica is gone
-            } else if (usable(p.replica().id(), now)) {
+            } else if (!peers.isDead(p.replica().id(), now)) {
                 out.add(p);
             }
         }
@@ -709,41 +664,6 @@ public final class Location {
             onSuspect.accept(replica);
             deliverTo(p, attempt, hopsSoFar, ordered, index + 1);
         });
-    }
-
-    /**
-     * At the root with no pointer to a peer believed alive: before asking the next root (and then
-     * failing), the pointers kept for peers declared failed are tried, nearest first. A failure
-     * declared under load is often wrong, and for a service with one provider (a provider's gateway)
-     * the alternative is a NOT_FOUND for as long as the belief lasts; a peer that is really gone costs
-     * one hop timeout.
-     */
-    private void lastResort(Locate request) {
-        List<Pointer> suspects = new ArrayList<>();
-        for (Pointer p : pointers.lookup(request.guid(), env.nowNanos())) {
-            if (!p.replica().id().equals(env.self().id()) && !peers.hasDeparted(p.replica().id(), env.nowNanos())) {
-                suspects.add(p);
-            }
-        }
-        if (suspects.isEmpty() || request.hops() + 1 > request.ttl()) {
-            askNextRoot(request);
-            return;
-        }
-        lastResorts++;
-        trySuspects(request, suspects, 0);
-    }
-
-    private void trySuspects(Locate request, List<Pointer> suspects, int index) {
-        if (index >= suspects.size() || index >= 2) {
-            askNextRoot(request);
-            return;
-        }
-        hops.send(suspects.get(index).replica(), new ObjectDelivery(request.step(0)), () -> trySuspects(request, suspects, index + 1));
-    }
-
-    /** Locates at a root that tried pointers to peers believed failed (see {@link #lastResort}). */
-    public long lastResorts() {
-        return lastResorts;
     }
 
     private void followPointers(Locate request, List<Pointer> found, int index) {
