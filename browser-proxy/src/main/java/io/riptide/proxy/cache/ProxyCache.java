@@ -570,7 +570,6 @@ public final class ProxyCache {
         return kept.sum();
     }
 
-    /** Cacheable requests looked up. */
     /**
      * Misses sent to the gateway ({@link InsertPolicy#THROUGH_GATEWAY}) that it answered with
      * {@code outcome}; {@link Outcome#UNREACHABLE}: no gateway answered in time.
@@ -594,6 +593,7 @@ public final class ProxyCache {
         return gatewayReadsFailed;
     }
 
+    /** Cacheable requests looked up. */
     public long lookups() {
         return lookups;
     }
