@@ -1,7 +1,7 @@
 package io.riptide.core.runtime.sim;
 
 /**
- * The bandwidth-limited links a simulated message crosses, for FIFO queueing: links are directed
+ * The bandwidth-limited links a simulated message crosses and queues on: links are directed
  * (a full-duplex link is two), named by IDs {@code 0..linkCount()-1}. Links left out (fast LAN
  * hops, say) cost only their latency, which the {@link LatencyModel} already counts.
  */

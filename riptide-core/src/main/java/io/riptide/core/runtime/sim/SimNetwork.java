@@ -25,9 +25,11 @@ import java.util.function.IntPredicate;
  * also encoded to a frame and decoded again, which proves the wire form at simulation scale.
  *
  * <p>Optionally ({@link #setLinks}) messages also queue: each bandwidth-limited link on the path
- * sends one message at a time, first come first served, taking the message's frame size over the
- * link's bandwidth, so a saturated link delays what follows as a real one does. Host access links
- * ({@link #setAccessLink}, e.g. an origin server's 10 Mb/s line) queue the same way. A link's
+ * takes the message's frame size over the link's bandwidth to send it, store and forward, so a
+ * saturated link delays what follows as a real one does. A link is shared fairly between the host
+ * pairs using it ({@link SharedLink}): each pair's messages cross in order, as on one connection,
+ * and the pairs split the bandwidth, as TCP connections sharing a bottleneck do. Host access links
+ * ({@link #setAccessLink}, e.g. an origin server's 10 Mb/s line) are shared the same way. A link's
  * buffer is finite, as a router's (or a sender's bounded per-peer queue) is: a message that would
  * wait longer than the buffer ({@link #DEFAULT_BUFFER_NANOS} unless set) is dropped there and
  * counted ({@link #messagesOverflowed}). Without that bound an overloaded link's queue, and every
@@ -55,11 +57,10 @@ public final class SimNetwork {
     private SendObserver observer = (from, to, m) -> { };
     private long messagesSent;
     private long messagesDropped;
-    // Link queueing (null: latency only). freeAt[l] is when link l finishes what it has been given.
+    // Link queueing (null: latency only).
     private LinkModel links;
     private MessageCodec sizer;
-    private long[] freeAt;
-    private long[] linkBytes;
+    private SharedLink[] shared;
     private int[] pathBuffer;
     private final Map<Integer, AccessLink> accessLinks = new HashMap<>();
     private long bufferNanos = DEFAULT_BUFFER_NANOS;
@@ -72,16 +73,8 @@ public final class SimNetwork {
     private IntPredicate partitionSide;
     private long messagesLost;
 
-    /** A host's own line to the network: queues like a link, in each direction. */
-    private static final class AccessLink {
-        final long bitsPerSecond;
-        long upFreeAt;
-        long downFreeAt;
-        long bytes;
-
-        AccessLink(long bitsPerSecond) {
-            this.bitsPerSecond = bitsPerSecond;
-        }
+    /** A host's own line to the network: shared like a link, in each direction. */
+    private record AccessLink(SharedLink up, SharedLink down) {
     }
 
     public SimNetwork(Simulation sim, LatencyModel latency) {
@@ -97,8 +90,10 @@ public final class SimNetwork {
     public void setLinks(LinkModel model, MessageCodec codec) {
         this.links = model;
         this.sizer = codec;
-        this.freeAt = new long[model.linkCount()];
-        this.linkBytes = new long[model.linkCount()];
+        this.shared = new SharedLink[model.linkCount()];
+        for (int l = 0; l < shared.length; l++) {
+            shared[l] = new SharedLink(sim, model.bitsPerSecond(l));
+        }
         this.pathBuffer = new int[model.maxPathLength()];
     }
 
@@ -121,7 +116,7 @@ public final class SimNetwork {
         if (bitsPerSecond <= 0) {
             throw new IllegalArgumentException("bandwidth must be positive, got " + bitsPerSecond);
         }
-        accessLinks.put(vertex, new AccessLink(bitsPerSecond));
+        accessLinks.put(vertex, new AccessLink(new SharedLink(sim, bitsPerSecond), new SharedLink(sim, bitsPerSecond)));
     }
 
     /** Drops each message between two different hosts with probability {@code p} (0 turns loss off). */
@@ -172,18 +167,18 @@ public final class SimNetwork {
 
     /** Bytes sent over {@code link} so far. */
     public long linkBytes(int link) {
-        return linkBytes[link];
+        return shared[link].bytes;
     }
 
-    /** How long a message given to {@code link} now would wait before the link starts on it, in nanoseconds. */
+    /** How long {@code link} would take to send what it has been given, if given nothing more, in nanoseconds. */
     public long linkBacklogNanos(int link) {
-        return Math.max(0, freeAt[link] - sim.now());
+        return shared[link].backlogNanos();
     }
 
     /** Bytes the host at {@code vertex} sent and received over its access link. */
     public long accessLinkBytes(int vertex) {
         AccessLink a = accessLinks.get(vertex);
-        return a == null ? 0 : a.bytes;
+        return a == null ? 0 : a.up().bytes + a.down().bytes;
     }
 
     public Simulation simulation() {
@@ -329,14 +324,7 @@ public final class SimNetwork {
             return;
         }
         NodeHandle sender = from.self();
-        long queued = queue(message, fromVertex, toVertex);
-        if (queued < 0) {
-            messagesOverflowed++;
-            messagesDropped++;
-            return;
-        }
-        long delay = latency.latencyNanos(fromVertex, toVertex) + queued;
-        sim.at(delay, () -> {
+        Runnable deliver = () -> {
             SimEnv target = host(toVertex);
             if (target == null || !target.isAlive()) {
                 messagesDropped++;
@@ -348,60 +336,71 @@ public final class SimNetwork {
                 return;
             }
             target.deliver(sender, delivered);
-        });
+        };
+        long propagation = latency.latencyNanos(fromVertex, toVertex);
+        SharedLink[] path = queuedPath(fromVertex, toVertex);
+        if (path.length == 0) {
+            sim.at(propagation, deliver);
+            return;
+        }
+        new Transit(path, (long) fromVertex << 32 | toVertex, frameBytes(message), sim.now(), () -> sim.at(propagation, deliver))
+                .cross(0);
     }
 
-    /**
-     * Puts the message on each queued link of its path in turn (store and forward: a link starts on
-     * it when both the message and the link are ready) and returns the time that took, or -1 if a
-     * link's buffer was full: the message was dropped there, having used the links before it.
-     */
-    private long queue(WireMessage message, int from, int to) {
+    /** The queued links from {@code from} to {@code to} in the order crossed (store and forward). */
+    private SharedLink[] queuedPath(int from, int to) {
         if (links == null || from == to) {
-            return 0;
+            return new SharedLink[0];
         }
         AccessLink up = accessLinks.get(from);
         AccessLink down = accessLinks.get(to);
         int hops = links.path(from, to, pathBuffer);
-        if (hops == 0 && up == null && down == null) {
-            return 0;
-        }
-        long bytes = frameBytes(message);
-        long now = sim.now();
-        long t = now;
+        SharedLink[] path = new SharedLink[hops + (up == null ? 0 : 1) + (down == null ? 0 : 1)];
+        int i = 0;
         if (up != null) {
-            if (up.upFreeAt - t > bufferNanos) {
-                return -1;
-            }
-            t = Math.max(t, up.upFreeAt) + transmitNanos(bytes, up.bitsPerSecond);
-            up.upFreeAt = t;
-            up.bytes += bytes;
+            path[i++] = up.up();
         }
-        for (int i = 0; i < hops; i++) {
-            int link = pathBuffer[i];
-            if (freeAt[link] - t > bufferNanos) {
-                return -1;
-            }
-            t = Math.max(t, freeAt[link]) + transmitNanos(bytes, links.bitsPerSecond(link));
-            freeAt[link] = t;
-            linkBytes[link] += bytes;
+        for (int h = 0; h < hops; h++) {
+            path[i++] = shared[pathBuffer[h]];
         }
         if (down != null) {
-            if (down.downFreeAt - t > bufferNanos) {
-                return -1;
-            }
-            t = Math.max(t, down.downFreeAt) + transmitNanos(bytes, down.bitsPerSecond);
-            down.downFreeAt = t;
-            down.bytes += bytes;
+            path[i] = down.down();
         }
-        long spent = t - now;
-        queueingNanos += spent;
-        maxQueueingNanos = Math.max(maxQueueingNanos, spent);
-        return spent;
+        return path;
     }
 
-    private static long transmitNanos(long bytes, long bitsPerSecond) {
-        return Math.max(1, bytes * 8 * 1_000_000_000L / bitsPerSecond);
+    /**
+     * A message crossing its queued links one after another: each link takes it once the one
+     * before has sent all of it; a full buffer drops it there, having used the links before.
+     */
+    private final class Transit {
+        private final SharedLink[] path;
+        private final long flow;
+        private final long bytes;
+        private final long startNanos;
+        private final Runnable arrived;
+
+        Transit(SharedLink[] path, long flow, long bytes, long startNanos, Runnable arrived) {
+            this.path = path;
+            this.flow = flow;
+            this.bytes = bytes;
+            this.startNanos = startNanos;
+            this.arrived = arrived;
+        }
+
+        void cross(int hop) {
+            if (hop == path.length) {
+                long spent = sim.now() - startNanos;
+                queueingNanos += spent;
+                maxQueueingNanos = Math.max(maxQueueingNanos, spent);
+                arrived.run();
+                return;
+            }
+            if (!path[hop].offer(flow, bytes, bufferNanos, () -> cross(hop + 1))) {
+                messagesOverflowed++;
+                messagesDropped++;
+            }
+        }
     }
 
     private long frameBytes(WireMessage message) {

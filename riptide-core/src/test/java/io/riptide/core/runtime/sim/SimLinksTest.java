@@ -122,6 +122,31 @@ class SimLinksTest {
     }
 
     @Test
+    void aSmallMessageSharesTheLinkWithABigOneFromAnotherHostInsteadOfWaitingBehindIt() {
+        net.setLinks(TWO_STUBS, codec);
+        List<Long> arrivals = new ArrayList<>();
+        SimEnv a = host(1, new ArrayList<>());
+        SimEnv c = host(2, new ArrayList<>());
+        host(4, arrivals);
+        Blob big = new Blob(new byte[900_000]); // about 4.8 s on 1.5 Mb/s: longer than the buffer
+        Blob small = new Blob(new byte[100]);
+        long bigTx = transmit(frameBytes(big), SLOW_LINK);
+        long smallTx = transmit(frameBytes(small), SLOW_LINK);
+        a.send(NodeAddress.simulated(4), big);
+        sim.runFor(1000 * MS);
+        c.send(NodeAddress.simulated(4), small); // a heartbeat from another host in the stub
+        a.send(NodeAddress.simulated(4), small); // behind the body on its own connection: 3.8 s to wait
+        sim.runToQuiescence();
+        assertEquals(1, net.messagesOverflowed(), "a connection's queue is bounded by the buffer; its body is not");
+        assertEquals(2, arrivals.size());
+        // The heartbeat gets half the link while it crosses: twice its own time (within rounding).
+        long heartbeat = arrivals.get(0) - 1000 * MS - 2 * MS;
+        assertTrue(Math.abs(heartbeat - 2 * smallTx) <= 2, "heartbeat took " + heartbeat + " ns for " + smallTx);
+        // The body lost the heartbeat's share of the link and no more.
+        assertTrue(Math.abs(arrivals.get(1) - (bigTx + smallTx + 3 * MS)) <= 2, "body at " + arrivals.get(1));
+    }
+
+    @Test
     void messagesWithinAStubDoNotQueue() {
         net.setLinks(TWO_STUBS, codec);
         List<Long> arrivals = new ArrayList<>();
@@ -147,9 +172,9 @@ class SimLinksTest {
         a.send(NodeAddress.simulated(2), blob);
         c.send(NodeAddress.simulated(2), blob); // another sender, the same line into the origin
         sim.runToQuiescence();
-        // The line serves messages in the order they were sent: 0's first (then 2 ms of latency),
-        // 1's after it (then 1 ms).
-        assertEquals(List.of(tx + 2 * MS, 2 * tx + MS), arrivals.stream().sorted().toList());
+        // The two senders share the line, half its rate each, so both are through after two
+        // transmissions' time; then 0's travels 2 ms and 1's 1 ms.
+        assertEquals(List.of(2 * tx + MS, 2 * tx + 2 * MS), arrivals.stream().sorted().toList());
         assertEquals(2 * frameBytes(blob), net.accessLinkBytes(2));
     }
 
