@@ -26,6 +26,7 @@ import io.riptide.dolr.dissemination.TreeMessages.Attached;
 import io.riptide.dolr.dissemination.TreeMessages.Beat;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
 import io.riptide.dolr.dissemination.TreeMessages.Here;
+import io.riptide.dolr.dissemination.TreeMessages.Nearby;
 import io.riptide.dolr.dissemination.TreeMessages.Seek;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
 import io.riptide.dolr.dissemination.TreeStats;
@@ -641,6 +642,8 @@ public final class OverlayNode implements MessageHandler {
             dissemination.onSeek(from, seek);
         } else if (m instanceof Here here) {
             dissemination.onHere(from, here);
+        } else if (m instanceof Nearby nearby) {
+            dissemination.onNearby(from, nearby);
         } else if (m instanceof ClientRead read) {
             access.onRead(from, read);
         } else if (m instanceof ClientAnycast anycast) {

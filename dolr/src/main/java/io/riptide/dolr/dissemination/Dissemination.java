@@ -12,6 +12,7 @@ import io.riptide.dolr.dissemination.TreeMessages.Attached;
 import io.riptide.dolr.dissemination.TreeMessages.Beat;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
 import io.riptide.dolr.dissemination.TreeMessages.Here;
+import io.riptide.dolr.dissemination.TreeMessages.Nearby;
 import io.riptide.dolr.dissemination.TreeMessages.Seek;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
 import io.riptide.dolr.location.LocationMessages;
@@ -44,10 +45,13 @@ public final class Dissemination {
     private final BiConsumer<Id, byte[]> write;
     private final Supplier<List<NodeHandle>> neighbours;
     private final Map<Id, Tree> trees = new HashMap<>();
+    private final RecentSeekers seekers;
     // Most members one seek measures; bounds what answers, real or forged, can make this node send.
     private static final int MAX_SEEK_PROBES = 64;
     // Seeks per attach (gaps 1, 2, 4... silence periods): bounds the cost of a member whose stub has no other.
     private static final int SEEK_ROUNDS = 4;
+    // Trees whose last seeker a node remembers, to introduce the next one to it.
+    private static final int REMEMBERED_SEEKER_TREES = 256;
     // Marks a seek answer already measured, so duplicates (via several neighbours) are ignored.
     private static final long MEASURED = Long.MIN_VALUE;
     private long fullSent;
@@ -90,6 +94,8 @@ public final class Dissemination {
         this.missedBeats = missedBeats;
         this.read = read;
         this.write = write;
+        // As long as a member goes on seeking: its rounds' gaps double from one silence period.
+        this.seekers = new RecentSeekers(REMEMBERED_SEEKER_TREES, beat.toNanos() * missedBeats << SEEK_ROUNDS);
     }
 
     /** Starts the beat and repair timer. */
@@ -403,7 +409,11 @@ public final class Dissemination {
         }
     }
 
-    /** Someone looks for a member near it: answer if this node is one, else pass a first-hop seek to the neighbours. */
+    /**
+     * Someone looks for a member near it: answer if this node is one; else introduce it to the member
+     * that last sought through here, if one did recently (their own areas may miss each other), and
+     * pass a first-hop seek on to the neighbours.
+     */
     public void onSeek(NodeHandle from, Seek s) {
         if (s.origin().id().equals(env.self().id())) {
             return;
@@ -411,7 +421,13 @@ public final class Dissemination {
         Tree t = trees.get(s.guid());
         if (t != null && (t.root || t.parent != null)) {
             env.send(s.origin().address(), new Here(s.guid()));
-        } else if (s.hops() > 0 && from.id().equals(s.origin().id())) {
+            return;
+        }
+        NodeHandle earlier = seekers.swap(s.guid(), s.origin(), env.nowNanos());
+        if (earlier != null) {
+            env.send(s.origin().address(), new Nearby(s.guid(), earlier));
+        }
+        if (s.hops() > 0 && from.id().equals(s.origin().id())) {
             // Only a seek straight from its origin fans out, so nobody can aim a flood at a third party.
             for (NodeHandle n : neighbours.get()) {
                 if (!n.id().equals(s.origin().id())) {
@@ -419,6 +435,24 @@ public final class Dissemination {
                 }
             }
         }
+    }
+
+    /** A node near this one knows another seeking member: probe it directly, as an unmeasured {@link Here}. */
+    public void onNearby(NodeHandle from, Nearby n) {
+        Tree t = trees.get(n.guid());
+        NodeHandle member = n.member();
+        if (!seeking(t, env.nowNanos()) || member.id().equals(env.self().id()) || member.id().equals(t.parent.id())
+                || t.seekSentAt.containsKey(member.id()) || t.seekSentAt.size() >= MAX_SEEK_PROBES) {
+            return;
+        }
+        t.seekSentAt.put(member.id(), env.nowNanos());
+        env.send(member.address(), new Seek(n.guid(), env.self(), 0));
+    }
+
+    /** Whether {@code t} is a childless member in its latest seek's window, so may still move. */
+    private boolean seeking(Tree t, long now) {
+        return t != null && !t.root && t.parent != null && t.children.isEmpty()
+                && now - t.seekStartedAt <= beat.toNanos() * missedBeats;
     }
 
     /**
@@ -430,8 +464,7 @@ public final class Dissemination {
     public void onHere(NodeHandle from, Here h) {
         Tree t = trees.get(h.guid());
         long now = env.nowNanos();
-        if (t == null || t.root || t.parent == null || !t.children.isEmpty() || from.id().equals(t.parent.id())
-                || now - t.seekStartedAt > beat.toNanos() * missedBeats) {
+        if (!seeking(t, now) || from.id().equals(t.parent.id())) {
             return;
         }
         Long sent = t.seekSentAt.get(from.id());

@@ -63,6 +63,13 @@ public final class TreeMessages {
     public record Here(Id guid) implements WireMessage {
     }
 
+    /**
+     * A node that a {@link Seek} passed through knows of another member that sought near it not long
+     * ago: the seek's origin may probe that member directly (a {@link Seek} of no hops) to measure it.
+     */
+    public record Nearby(Id guid, NodeHandle member) implements WireMessage {
+    }
+
     /** Deepest a seek goes: to the neighbours of the origin's neighbours. */
     public static final int MAX_SEEK_HOPS = 1;
 
@@ -101,5 +108,6 @@ public final class TreeMessages {
         codec.register(95, Seek.class, (m, out) -> out.id(m.guid()).handle(m.origin()).u8(m.hops()),
                 in -> new Seek(in.id(), in.handle(), seekHops(in.u8())));
         codec.register(96, Here.class, (m, out) -> out.id(m.guid()), in -> new Here(in.id()));
+        codec.register(97, Nearby.class, (m, out) -> out.id(m.guid()).handle(m.member()), in -> new Nearby(in.id(), in.handle()));
     }
 }
