@@ -17,7 +17,7 @@ public final class TargetFields {
             Map.entry("flash-crowd", List.of("first_interval_requests_per_new_replica", "origin_fetches_hot_doc", "stubs")),
             Map.entry("placement-load", List.of("max_node_requests_local", "max_node_requests_climb", "busiest_ratio")),
             Map.entry("dissemination", List.of("max_ratio", "replicas_unattached", "replicas_not_updated")),
-            Map.entry("push-caching", List.of("p95_push_max_over_min", "throughput_ratio_at_largest")),
+            Map.entry("push-caching", List.of("p95_push_growth", "p95_push_max_over_min", "throughput_ratio_at_largest")),
             Map.entry("origin-shield", List.of("origin_fetches", "documents")),
             Map.entry("trace-replay", List.of("hit_ratio", "equal_storage_shared_proxy_hit_ratio", "byte_hit_ratio",
                     "equal_storage_shared_proxy_byte_hit_ratio")),
