@@ -21,11 +21,6 @@ import java.util.PriorityQueue;
  * every arrival and completion O(log flows), the textbook processor-sharing implementation.
  */
 final class SharedLink {
-    /** A message making its way across: what to call once it is through. */
-    interface Crossing {
-        void crossed();
-    }
-
     private static final double EPSILON = 1e-3;
 
     private final Simulation sim;
@@ -54,7 +49,7 @@ final class SharedLink {
         }
     }
 
-    private record Entry(long work, Crossing done) {
+    private record Entry(long work, Runnable done) {
     }
 
     SharedLink(Simulation sim, long bitsPerSecond) {
@@ -65,9 +60,9 @@ final class SharedLink {
 
     /**
      * Offers {@code frameBytes} from the pair {@code flowKey}; returns false (and takes nothing) if
-     * the message would wait longer than {@code bufferNanos}.
+     * the message would wait longer than {@code bufferNanos}; {@code done} runs once it is through.
      */
-    boolean offer(long flowKey, long frameBytes, long bufferNanos, Crossing done) {
+    boolean offer(long flowKey, long frameBytes, long bufferNanos, Runnable done) {
         advance();
         long work = transmitNanos(frameBytes);
         Flow flow = flows.get(flowKey);
@@ -148,7 +143,7 @@ final class SharedLink {
                 queuedWork -= following.work;
                 start(flow, following);
             }
-            done.done.crossed();
+            done.done.run();
         }
         reschedule();
     }

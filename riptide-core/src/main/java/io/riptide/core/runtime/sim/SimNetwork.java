@@ -63,6 +63,7 @@ public final class SimNetwork {
     private SharedLink[] shared;
     private int[] pathBuffer;
     private final Map<Integer, AccessLink> accessLinks = new HashMap<>();
+    private static final SharedLink[] NO_LINKS = new SharedLink[0];
     private long bufferNanos = DEFAULT_BUFFER_NANOS;
     private long queueingNanos;
     private long maxQueueingNanos;
@@ -350,7 +351,7 @@ public final class SimNetwork {
     /** The queued links from {@code from} to {@code to} in the order crossed (store and forward). */
     private SharedLink[] queuedPath(int from, int to) {
         if (links == null || from == to) {
-            return new SharedLink[0];
+            return NO_LINKS;
         }
         AccessLink up = accessLinks.get(from);
         AccessLink down = accessLinks.get(to);
