@@ -31,6 +31,8 @@ public final class SimulatedOrigin {
     private final Map<String, OriginLink> links = new HashMap<>();
     private final Map<String, Long> fetches = new HashMap<>();
     private final Map<String, Long> gatewayFetches = new HashMap<>();
+    /** The node of the gateway that fetched each URL last: the one that holds its newest version. */
+    private final Map<String, Env> lastGateway = new HashMap<>();
 
     /** Origins whose links carry {@code bitsPerSecond}, each fetch costing {@code latency} besides. */
     public SimulatedOrigin(double bitsPerSecond, Duration latency) {
@@ -70,7 +72,9 @@ public final class SimulatedOrigin {
     /** This origin as a gateway on {@code env}'s node sees it. */
     public Origin seenFrom(Env env) {
         return request -> {
-            gatewayFetches.merge(key(request.url().toString()), 1L, Long::sum);
+            String url = key(request.url().toString());
+            gatewayFetches.merge(url, 1L, Long::sum);
+            lastGateway.put(url, env);
             return fetch(env, request);
         };
     }
@@ -78,6 +82,11 @@ public final class SimulatedOrigin {
     /** Fetches of {@code url} by a gateway ({@link #seenFrom}) so far: nonzero once a gateway holds (or held) it. */
     public long gatewayFetches(String url) {
         return gatewayFetches.getOrDefault(key(url), 0L);
+    }
+
+    /** The node ({@link Env}) of the gateway that fetched {@code url} last, or null if no gateway has. */
+    public Env lastGatewayFetcher(String url) {
+        return lastGateway.get(key(url));
     }
 
     /** Fetches for {@code request}, completing when the response has crossed the host's link. */

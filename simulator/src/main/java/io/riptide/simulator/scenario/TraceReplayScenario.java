@@ -65,7 +65,8 @@ public final class TraceReplayScenario implements Scenario {
     public String description() {
         return "hit ratio replaying a web trace: Riptide vs one shared proxy cache vs per-client caches "
                 + "(--trace FILE, --workload trace|polymix, --requests, --cache-mb, --rate, --nodes, "
-                + "--insert-policy second-sight|second-sight-through-gateway|through-gateway|first-miss, --proxy-memory-mb)";
+                + "--insert-policy second-sight|second-sight-through-gateway|through-gateway|first-miss, --proxy-memory-mb, "
+                + "--gateways elsewhere|each-lab)";
     }
 
     @Override
@@ -100,6 +101,12 @@ public final class TraceReplayScenario implements Scenario {
                 OverlayCacheConfig.DEFAULT_MEMORY_RECHECK.toMillis(), 0.001, 3_600_000);
         // PolyMix-3's origins think 2.5 s on average; off by default, as hit-ratio studies ignore time.
         double originThinkS = options.getDouble("origin-think-s", 0, 0, 600);
+        // Where the provider's gateways are: one in a stub of its own (an ISP's), or one in each lab's stub (a campus that
+        // runs gateways of the provider, as the paper allows smaller organisations to; the same key, so the same names).
+        String gateways = options.getString("gateways", "elsewhere");
+        if (!gateways.equals("elsewhere") && !gateways.equals("each-lab")) {
+            throw new ScenarioOptionException("gateways", "must be elsewhere or each-lab, got '" + gateways + "'");
+        }
         Progress progress = context.progress();
         SplittableRandom random = context.random();
 
@@ -155,17 +162,33 @@ public final class TraceReplayScenario implements Scenario {
         Map<Integer, Function<OverlayNode, OverlayApplication>> agents = new HashMap<>();
         SigningKey provider = Agents.provider(context.seed(), "trace-replay");
         GatewayConfig gatewayConfig = GatewayConfig.defaults();
+        SimulatedOrigin origin = new SimulatedOrigin(100e6, Duration.ofMillis(50),
+                Duration.ofNanos((long) (originThinkS * 1e9)), context.seed());
+        // Each gateway by the node it runs on, so a change is refreshed by the gateway that fetched the URL last.
+        Map<io.riptide.core.runtime.Env, io.riptide.gateway.Gateway> gatewayOn = new HashMap<>();
+        Function<Integer, Function<OverlayNode, OverlayApplication>> gatewayAgent = vertex -> node -> {
+            OverlayApplication app = Agents.gateway(provider, origin, gatewayConfig, PushMode.NONE, g -> { }).apply(node);
+            gatewayOn.put(node.env(), (io.riptide.gateway.Gateway) app);
+            return app;
+        };
         for (int i = 0; i < labs.size(); i++) {
             List<Integer> hosts = RandomOrder.of(topology.hostsInStub(stubs.get(i)), random);
             agents.put(hosts.get(0), Agents.cacheManager(provider, CacheManagerConfig.defaults(), m -> { }));
             proxyVertices.put(labs.get(i), hosts.subList(1, Math.min(hosts.size(), 1 + proxiesPerLab)));
+            if (gateways.equals("each-lab")) {
+                if (hosts.size() < 2 + proxiesPerLab) {
+                    throw new ScenarioOptionException("nodes", "lab stubs of " + hosts.size() + " hosts have no room for a "
+                            + "manager, " + proxiesPerLab + " proxies and a gateway");
+                }
+                int vertex = hosts.get(hosts.size() - 1);
+                agents.put(vertex, gatewayAgent.apply(vertex));
+            }
         }
-        int[] gatewayStub = topology.hostsInStub(stubs.get(labs.size()));
-        SimulatedOrigin origin = new SimulatedOrigin(100e6, Duration.ofMillis(50),
-                Duration.ofNanos((long) (originThinkS * 1e9)), context.seed());
-        io.riptide.gateway.Gateway[] gateway = new io.riptide.gateway.Gateway[1];
-        agents.put(gatewayStub[random.nextInt(gatewayStub.length)],
-                Agents.gateway(provider, origin, gatewayConfig, PushMode.NONE, g -> gateway[0] = g));
+        if (gateways.equals("elsewhere")) {
+            int[] gatewayStub = topology.hostsInStub(stubs.get(labs.size()));
+            int vertex = gatewayStub[random.nextInt(gatewayStub.length)];
+            agents.put(vertex, gatewayAgent.apply(vertex));
+        }
         DolrConfig config = DolrConfig.defaults().withStore(cacheBytes, 10_000_000);
         AgentOverlay world = AgentOverlay.build(topology, context.seed(), config, Math.max(50, nodes / 20.0),
                 Duration.ofSeconds(settle), agents, options.getBoolean("links", true), progress);
@@ -218,9 +241,10 @@ public final class TraceReplayScenario implements Scenario {
                 // the publisher's push would tell it, and sends the new version down the object's tree. A
                 // URL the gateway never held has no monitor: nobody fetches it until it is asked for.
                 changes++;
-                if (origin.gatewayFetches(r.url()) > 0) {
+                io.riptide.core.runtime.Env holder = origin.lastGatewayFetcher(r.url());
+                if (holder != null) {
                     refreshes++;
-                    gateway[0].inserter().refresh(r.url(), io.riptide.core.http.Headers.EMPTY, done -> { });
+                    gatewayOn.get(holder).inserter().refresh(r.url(), io.riptide.core.http.Headers.EMPTY, done -> { });
                 }
             }
             totalBytes += size;
@@ -294,6 +318,8 @@ public final class TraceReplayScenario implements Scenario {
                 .put("unique_urls", (long) currentSize.size())
                 .put("object_changes", changes)
                 .put("gateway_refreshes", refreshes)
+                .put("gateways", gateways)
+                .put("gateway_count", (long) gatewayOn.size())
                 .put("bytes_requested", totalBytes)
                 .put("cache_bytes", cacheBytes)
                 .put("per_client_cache_bytes", perClientBytes)

@@ -119,6 +119,43 @@ class TraceReplayScenarioTest {
     }
 
     @Test
+    void withAGatewayInEachLabOneLabsMissIsTheOtherLabsHitAndTheFetchingGatewayRefreshes() throws Exception {
+        Path trace = dir.resolve("labs.tsv");
+        Files.writeString(trace, "#ts_sec\tts_usec\tuser_id\tmachine\tsession_start\tgroup\tmonth_dir\turl\tbytes\tretrieval_s\n"
+                + line(0, "1", "272", "http://a.example/A", 1000)     // fetched by lab 272's gateway, which inserts it
+                + line(1, "2", "b19", "http://a.example/A", 1000)     // lab b19 reads the same name: a hit
+                + line(2, "2", "b19", "http://a.example/A", 1200));   // a new version: lab 272's gateway re-fetches it
+        Path out = Files.createDirectories(dir.resolve("labs"));
+        new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("trace", trace.toString(),
+                "nodes", "300", "rate", "1", "settle-s", "20", "proxies-per-lab", "3",
+                "insert-policy", "through-gateway", "gateways", "each-lab")), Progress.silent()));
+        JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
+        assertEquals("each-lab", json.get("gateways").asText());
+        assertEquals(2, json.get("gateway_count").asInt());
+        assertEquals(1, json.get("riptide_answers").get("gateway_miss").asInt(), json.toString());
+        assertEquals(1.0 / 3, json.get("hit_ratio").asDouble(), 1e-6, json.toString());
+        assertEquals(1, json.get("gateway_refreshes").asInt());
+        assertEquals(0, json.get("proxy_origin_fetches").asInt(), json.toString());
+        assertEquals(2, json.get("gateway_origin_fetches").asInt(), "the insert and the refresh, nothing twice");
+    }
+
+    @Test
+    void anUnknownGatewayPlacementIsAClearError() {
+        ScenarioOptionException e = assertThrows(ScenarioOptionException.class, () -> new TraceReplayScenario().run(
+                new ScenarioContext(1, dir, new ScenarioOptions(Map.of("trace", handTraceUnchecked(), "gateways", "moon")),
+                        Progress.silent())));
+        assertTrue(e.getMessage().contains("each-lab"), e.getMessage());
+    }
+
+    private String handTraceUnchecked() {
+        try {
+            return handTrace().toString();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void aMissingTraceIsAClearError() {
         ScenarioOptionException e = assertThrows(ScenarioOptionException.class, () -> new TraceReplayScenario().run(
                 new ScenarioContext(1, dir, new ScenarioOptions(Map.of("trace", dir.resolve("nope.tsv").toString())),
