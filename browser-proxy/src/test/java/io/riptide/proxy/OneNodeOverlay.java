@@ -57,14 +57,19 @@ final class OneNodeOverlay implements AutoCloseable {
 
     /** Stores a copy of {@code url} signed by the provider with {@code headers} and {@code body}, fetched at {@code fetchedAt} (epoch ms). */
     Id store(String url, String body, Headers headers, long fetchedAt) throws Exception {
-        String canonical = CanonicalUrl.of(url).value();
-        Id guid = ObjectNames.objectGuid(provider.publicKey(), canonical, "");
-        StoredResponse stored = new StoredResponse(200, "OK", headers, body.getBytes(StandardCharsets.UTF_8));
-        ObjectCertificate cert = ObjectCertificate.sign(provider, canonical, "", 1, stored, fetchedAt, fetchedAt, 600);
-        if (!node.storeReplica(guid, new CachedCopy(new WebObject(cert, stored), Optional.empty()).toBytes()).get(5, TimeUnit.SECONDS)) {
+        Id guid = ObjectNames.objectGuid(provider.publicKey(), CanonicalUrl.of(url).value(), "");
+        if (!node.storeReplica(guid, signedCopy(url, body, headers, fetchedAt)).get(5, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the node refused the copy of " + url);
         }
         return guid;
+    }
+
+    /** Version 1 of {@code url} signed by the provider, as a replica holds it (and a gateway's reply carries it). */
+    byte[] signedCopy(String url, String body, Headers headers, long fetchedAt) {
+        String canonical = CanonicalUrl.of(url).value();
+        StoredResponse stored = new StoredResponse(200, "OK", headers, body.getBytes(StandardCharsets.UTF_8));
+        ObjectCertificate cert = ObjectCertificate.sign(provider, canonical, "", 1, stored, fetchedAt, fetchedAt, 600);
+        return new CachedCopy(new WebObject(cert, stored), Optional.empty()).toBytes();
     }
 
     /**

@@ -10,6 +10,7 @@ import io.riptide.core.hint.HintMessages.MissHint;
 import io.riptide.core.hint.HintMessages.SeenHint;
 import io.riptide.core.hint.HintMessages.SightingAnswer;
 import io.riptide.core.hint.HintMessages.SightingAsk;
+import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.runtime.NodeHandle;
@@ -54,6 +55,8 @@ class StubSightingsTest {
         private final Set<String> seen = new HashSet<>();
         private final ExecutorService fetcher = Executors.newSingleThreadExecutor();
         OneNodeOverlay overlay;
+        /** Whether inserts answer a proxy that asks for it with the copy (else the proxy reads it back). */
+        boolean sendsCopies;
 
         ManagerAndGateway(OverlayNode node, io.riptide.core.crypto.PublicKey provider) {
             this.node = node;
@@ -79,8 +82,14 @@ class StubSightingsTest {
                     try {
                         HttpResponse<String> fetched = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(r.url()))
                                 .build(), HttpResponse.BodyHandlers.ofString());
+                        long now = System.currentTimeMillis();
+                        Headers headers = Headers.of("Cache-Control", "max-age=600", "Content-Type", "text/plain");
+                        // A gateway of this build sends the copy back to a proxy that waits for it; the read-back
+                        // path (an older gateway, a variant) is what the other test's second sighting takes.
                         reply = fetched.statusCode() == 200
-                                ? new InsertReply(r.requestId(), r.url(), overlay.store(r.url(), fetched.body()), 1, Outcome.INSERTED, "")
+                                ? new InsertReply(r.requestId(), r.url(), overlay.store(r.url(), fetched.body(), headers, now), 1,
+                                        Outcome.INSERTED, "", sendsCopies && r.wantsCopy()
+                                                ? overlay.signedCopy(r.url(), fetched.body(), headers, now) : null)
                                 : new InsertReply(r.requestId(), r.url(), Id.ZERO, 0, Outcome.ORIGIN_FAILED, "origin said " + fetched.statusCode());
                     } catch (Exception e) {
                         reply = new InsertReply(r.requestId(), r.url(), Id.ZERO, 0, Outcome.ORIGIN_FAILED, e.toString());
@@ -145,6 +154,7 @@ class StubSightingsTest {
                     + b.server().address().getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(metrics.contains("riptide_proxy_sightings_total{answer=\"seen\"} 1"), metrics);
             assertTrue(metrics.contains("riptide_proxy_gateway_fetches_total{outcome=\"inserted\"} 1"), metrics);
+            assertTrue(metrics.contains("riptide_proxy_gateway_copies_total 0"), "no copy in the reply: read back " + metrics);
 
             // A gateway that cannot insert it (the origin answers the gateway's fetch, which carries no Via, with an
             // error) leaves the proxy to fetch it itself.
@@ -169,9 +179,14 @@ class StubSightingsTest {
                 RiptideProxy a = overlay.proxy(config);
                 RiptideProxy b = overlay.proxy(config)) {
             app[0].overlay = overlay;
+            app[0].sendsCopies = true;
             HttpResponse<String> first = get(a, origin.url("/page"));
             assertEquals("the page", first.body());
             assertEquals("riptide; fwd=miss; detail=gateway", cacheStatus(first));
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + a.server().address().getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.contains("riptide_proxy_gateway_copies_total 1"), "the gateway's reply carried the copy: " + metrics);
+            assertTrue(metrics.contains("riptide_proxy_gateway_copies_failed_total 0"), metrics);
             assertEquals("riptide; hit", cacheStatus(get(b, origin.url("/page"))));
             assertEquals(1, origin.requests.get(), "the gateway's one fetch, and no proxy's");
             assertEquals(0, origin.proxied.get());

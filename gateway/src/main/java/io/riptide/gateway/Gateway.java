@@ -67,7 +67,7 @@ public final class Gateway implements OverlayApplication {
             return;
         }
         if (payload instanceof InsertRequest r) {
-            inserter.request(new Waiter(requester, r.requestId()), r.url(), r.requestHeaders(), r.stale());
+            inserter.request(new Waiter(requester, r.requestId(), r.wantsCopy()), r.url(), r.requestHeaders(), r.stale());
         } else if (payload instanceof PublisherPush p) {
             push.onPush(requester, p);
         }
@@ -78,7 +78,7 @@ public final class Gateway implements OverlayApplication {
         if (message instanceof InsertHandoff handoff) {
             inserter.onHandoff(handoff);
         } else if (message instanceof InsertRequest r) {
-            inserter.request(new Waiter(from, r.requestId()), r.url(), r.requestHeaders(), r.stale());
+            inserter.request(new Waiter(from, r.requestId(), r.wantsCopy()), r.url(), r.requestHeaders(), r.stale());
         } else if (message instanceof PublisherPush p) {
             push.onPush(from, p);
         }

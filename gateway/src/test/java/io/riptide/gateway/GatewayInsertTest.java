@@ -53,6 +53,28 @@ class GatewayInsertTest {
     }
 
     @Test
+    void aRequesterThatWaitsForTheFetchGetsTheSignedCopyInTheReplyAndOthersDoNot() throws Exception {
+        try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "carried back",
+                "Cache-Control", "max-age=60", "Content-Type", "text/plain")))) {
+            InsertReply reply = overlay.insert(origin.url("/carried"), io.riptide.core.http.Headers.EMPTY, false, true);
+            assertEquals(Outcome.INSERTED, reply.outcome(), reply.reason());
+            assertTrue(reply.copy().length > 0, "the copy came with the answer");
+            CachedCopy carried = CachedCopy.fromBytes(reply.copy(), 1 << 20);
+            assertTrue(overlay.verifier().verify(carried.object(), reply.guid()).ok(), "it verifies as the provider's");
+            assertArrayEquals("carried back".getBytes(StandardCharsets.UTF_8), carried.object().response().body());
+            assertEquals(reply.version(), carried.object().certificate().version());
+            assertArrayEquals(reply.copy(), overlay.readVerified(2, reply).toBytes(), "the very copy the overlay holds");
+            // The same URL again, answered without a fetch (the recent result): the copy still comes; a manager's
+            // request (no wish) gets the outcome alone.
+            InsertReply again = overlay.insert(origin.url("/carried"), io.riptide.core.http.Headers.EMPTY, false, true);
+            assertEquals(reply.version(), again.version(), again.reason());
+            assertArrayEquals(reply.copy(), again.copy());
+            assertEquals(0, overlay.insert(origin.url("/carried"), false).copy().length);
+            assertEquals(1, origin.requests().size(), "one origin fetch for all three");
+        }
+    }
+
+    @Test
     void anUnchangedRefetchGivesAHeartbeatAndAChangedOneVersionTwo() throws Exception {
         String[] body = {"first"};
         try (RawOrigin origin = new RawOrigin(RawOrigin.from(head -> head.contains("If-None-Match: \"" + body[0] + "\"")

@@ -107,9 +107,14 @@ final class GatewayOverlay implements AutoCloseable {
 
     /** As {@link #insert(String, boolean)}, for a requester that sends {@code requestHeaders}. */
     InsertReply insert(String url, Headers requestHeaders, boolean stale) throws Exception {
+        return insert(url, requestHeaders, stale, false);
+    }
+
+    /** As above; {@code wantsCopy}: as a proxy whose user waits for the fetch asks, for the copy in the reply. */
+    InsertReply insert(String url, Headers requestHeaders, boolean stale, boolean wantsCopy) throws Exception {
         CompletableFuture<InsertReply> f = new CompletableFuture<>();
         client.call(node -> {
-            clientApp[0].insert(url, requestHeaders, stale, f::complete);
+            clientApp[0].insert(url, requestHeaders, stale, wantsCopy, f::complete);
             return null;
         });
         return f.get(30, TimeUnit.SECONDS);

@@ -31,13 +31,16 @@ import java.util.Map;
  * @param firstSightings   misses the stub's manager called a variant's first sighting (fetched here and kept)
  * @param repeatSightings  misses the stub's manager had seen before (sent to the gateway to fetch)
  * @param sightingsUnanswered sightings asked of the stub's manager that no manager answered in time
+ * @param gatewayCopies    misses the gateway answered with the signed copy in its reply, served without a read back
+ * @param gatewayReadsFailed misses the gateway said it inserted whose copy (sent or read back) could not be served,
+ *                         so the proxy fetched them itself: a second origin fetch
  */
 public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
         long staleHints, long latencyHints, long loadReports, long requestsReported, MemoryFigures memory,
         long memoryRefreshes, long signaturesFull, long signaturesMemo, long seenHints, long keptPrivately,
         long overlayReads, long readsShared, long readsHedged, long hedgeWins,
         Map<io.riptide.core.gateway.GatewayMessages.Outcome, Long> gatewayAnswers, long firstSightings, long repeatSightings,
-        long sightingsUnanswered) {
+        long sightingsUnanswered, long gatewayCopies, long gatewayReadsFailed) {
     public CacheFigures {
         refused = Map.copyOf(refused);
         gatewayAnswers = Map.copyOf(gatewayAnswers);

@@ -35,12 +35,12 @@ public enum InsertPolicy {
     /**
      * A miss the overlay and the memory tier cannot answer is fetched by the primary provider's nearest
      * gateway for this very request: the proxy asks it to insert the URL (an {@code InsertRequest} it
-     * waits for, through its access node) and then reads the copy just inserted, so the one origin
+     * waits for, through its access node), which carries the copy just inserted back to the proxy, so the one origin
      * fetch both answers the user and fills the overlay, and every later request anywhere can hit.
      * Inserting then costs the origin nothing more, which is why it pays at once. The proxy fetches
      * the URL itself (and keeps it privately, as {@link #SECOND_SIGHT} does) only when no gateway
      * answers within {@link #GATEWAY_WAIT}, the gateway could not or would not insert it (an origin
-     * error, a response no shared cache may store), or the read of the new copy failed. A Squid
+     * error, a response no shared cache may store), or the copy it sent back (or the read of it) failed. A Squid
      * hierarchy's parent does the same job for its children; the price is the detour through the
      * gateway on a miss.
      */

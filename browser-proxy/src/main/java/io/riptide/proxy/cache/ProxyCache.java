@@ -87,6 +87,8 @@ public final class ProxyCache {
     /** What the gateway answered the misses sent to it ({@link InsertPolicy#THROUGH_GATEWAY}); UNREACHABLE when none did. */
     private final Map<Outcome, Long> gatewayOutcomes = new EnumMap<>(Outcome.class);
     private long gatewayReadsFailed;
+    /** Gateway answers that carried the copy, so the proxy did not read it back. */
+    private long gatewayCopies;
     private long lookups;
     private long hits;
     private long overloaded;
@@ -229,34 +231,43 @@ public final class ProxyCache {
     }
 
     /**
-     * Has the primary provider's nearest gateway fetch and insert {@code url} for this request, then
-     * reads the new copy: the answer carries {@code Cache-Status: fwd=miss; detail=gateway} (it went
+     * Has the primary provider's nearest gateway fetch and insert {@code url} for this request, and
+     * serves the copy the gateway sends back in its reply (verified like any replica), or reads the new
+     * copy through the overlay when the reply carries none (a variant, a copy too large): the answer carries {@code Cache-Status: fwd=miss; detail=gateway} (it went
      * forward; the origin was fetched once, by the gateway). If the gateway cannot help, {@code missed}
      * goes back to the caller, which fetches the URL itself.
      */
     private void throughGateway(ProxyRequest request, CanonicalUrl url, LookupResult missed, Consumer<LookupResult> done) {
         Headers selecting = Variants.selectingFields(request.headers(), Optional.empty());
-        overlay.ask(ObjectNames.gatewayGuid(primary), new InsertRequest(0, url.value(), selecting, false), GATEWAY_TTL,
+        overlay.ask(ObjectNames.gatewayGuid(primary), new InsertRequest(0, url.value(), selecting, false, true), GATEWAY_TTL,
                 InsertPolicy.GATEWAY_WAIT, answer -> {
-                    Outcome outcome = answer.filter(InsertReply.class::isInstance).map(a -> ((InsertReply) a).outcome())
-                            .orElse(Outcome.UNREACHABLE);
+                    InsertReply reply = answer.filter(InsertReply.class::isInstance).map(InsertReply.class::cast).orElse(null);
+                    Outcome outcome = reply == null ? Outcome.UNREACHABLE : reply.outcome();
                     gatewayOutcomes.merge(outcome, 1L, Long::sum);
                     if (outcome != Outcome.INSERTED && outcome != Outcome.UNCHANGED) {
                         done.accept(missed);
                         return;
                     }
                     long start = env.nowNanos();
-                    read(primary, request, url, ObjectNames.objectGuid(primary, url.value(), ""), VariantKey.NONE,
-                            config.readDeadline().toNanos(), start, copy -> {
-                                if (copy.served() && copy.status().hit()) {
-                                    missed.release();
-                                    done.accept(copy.withStatus(CacheStatus.forward("miss", "gateway")));
-                                } else {
-                                    gatewayReadsFailed++;
-                                    copy.release();
-                                    done.accept(missed);
-                                }
-                            });
+                    Id base = ObjectNames.objectGuid(primary, url.value(), "");
+                    Consumer<LookupResult> answered = copy -> {
+                        if (copy.served() && copy.status().hit()) {
+                            missed.release();
+                            done.accept(copy.withStatus(CacheStatus.forward("miss", "gateway")));
+                        } else {
+                            gatewayReadsFailed++;
+                            copy.release();
+                            done.accept(missed);
+                        }
+                    };
+                    if (reply.copy().length > 0 && reply.guid().equals(base)) {
+                        // The gateway sent the copy it just stored: verified like any replica, no read back.
+                        gatewayCopies++;
+                        delivered(primary, request, url, base, VariantKey.NONE, new ObjectRead(base, null, 0, reply.copy(), null),
+                                start, answered);
+                    } else {
+                        read(primary, request, url, base, VariantKey.NONE, config.readDeadline().toNanos(), start, answered);
+                    }
                 });
     }
 
@@ -315,17 +326,23 @@ public final class ProxyCache {
                 done.accept(LookupResult.forward(CacheStatus.forward("miss", detail(reply.failure()))));
                 return;
             }
-            verified(guid, expected, reply, (verified, error) -> {
-                if (error == null && verified == null) {
-                    overloaded++;
-                    done.accept(LookupResult.forward(CacheStatus.forward("bypass", "overloaded")));
-                } else if (error != null) {
-                    done.accept(LookupResult.forward(CacheStatus.forward("miss", "error")));
-                } else {
-                    checked(key, request, url, guid, reply,
-                            ReplicaCheck.select(verified, key, url, expected, request.headers()), start, done);
-                }
-            });
+            delivered(key, request, url, guid, expected, reply, start, done);
+        });
+    }
+
+    /** Verifies a copy that came back (from a read, or in a gateway's reply) and hands {@code done} the result. */
+    private void delivered(PublicKey key, ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, ObjectRead reply,
+                           long start, Consumer<LookupResult> done) {
+        verified(guid, expected, reply, (verified, error) -> {
+            if (error == null && verified == null) {
+                overloaded++;
+                done.accept(LookupResult.forward(CacheStatus.forward("bypass", "overloaded")));
+            } else if (error != null) {
+                done.accept(LookupResult.forward(CacheStatus.forward("miss", "error")));
+            } else {
+                checked(key, request, url, guid, reply,
+                        ReplicaCheck.select(verified, key, url, expected, request.headers()), start, done);
+            }
         });
     }
 
@@ -593,6 +610,11 @@ public final class ProxyCache {
         return gatewayReadsFailed;
     }
 
+    /** Misses the gateway answered with the copy itself ({@code InsertReply.copy}), not read back through the overlay. */
+    public long gatewayCopies() {
+        return gatewayCopies;
+    }
+
     /** Cacheable requests looked up. */
     public long lookups() {
         return lookups;
@@ -627,7 +649,7 @@ public final class ProxyCache {
                 load.reportsSent(), load.requestsReported(), inMemory, refreshes, check.signatures().fullVerifications(),
                 check.signatures().hits(), hints.seenHints(), kept.sum(),
                 reads.started(), reads.joined(), overlay.hedgedReads(), overlay.hedgeWins(), gatewayOutcomes, firstSightings,
-                repeatSightings, sightingsUnanswered);
+                repeatSightings, sightingsUnanswered, gatewayCopies, gatewayReadsFailed);
     }
 
     /** The hints sent so far. */

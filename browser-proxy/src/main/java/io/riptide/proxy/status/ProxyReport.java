@@ -132,6 +132,10 @@ public final class ProxyReport {
                     .counter("riptide_proxy_hints_total", "Hints sent to the nearest cache manager, by kind.", "kind", hints)
                     .counter("riptide_proxy_gateway_fetches_total", "Misses the gateway was asked to fetch for the request "
                             + "(through-gateway insert policies), by its answer (unreachable: none in time).", "outcome", gatewayAnswers)
+                    .counter("riptide_proxy_gateway_copies_total", "Misses the gateway answered with the signed copy in its "
+                            + "reply, verified and served without reading it back.", c.gatewayCopies())
+                    .counter("riptide_proxy_gateway_copies_failed_total", "Misses the gateway inserted whose copy (sent or read "
+                            + "back) could not be served, so the proxy fetched them itself.", c.gatewayReadsFailed())
                     .counter("riptide_proxy_sightings_total", "Misses asked of the stub's cache manager before fetching, by its "
                             + "answer (first: fetched here; seen: fetched by the gateway; unanswered: none in time).", "answer", sightings)
                     .counter("riptide_proxy_load_reports_total", "Load reports sent to the nearest cache manager.", c.loadReports())

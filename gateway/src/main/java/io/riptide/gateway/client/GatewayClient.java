@@ -36,9 +36,14 @@ public final class GatewayClient implements OverlayApplication {
 
     /** Asks the nearest gateway to insert (or refresh) {@code url}; {@code done} gets its reply or a failure. */
     public void insert(String url, Headers requestHeaders, boolean stale, Consumer<InsertReply> done) {
+        insert(url, requestHeaders, stale, false, done);
+    }
+
+    /** As above; with {@code wantsCopy} the reply carries the signed copy (see {@link InsertRequest#wantsCopy()}). */
+    public void insert(String url, Headers requestHeaders, boolean stale, boolean wantsCopy, Consumer<InsertReply> done) {
         long[] id = new long[1];
         id[0] = pending.add(deadline, done, () -> failure(id[0], url, "no answer from a gateway within " + deadline.toMillis() + " ms"));
-        node.anycast(service, new InsertRequest(id[0], url, requestHeaders, stale), node.config().defaultTtl(), located -> {
+        node.anycast(service, new InsertRequest(id[0], url, requestHeaders, stale, wantsCopy), node.config().defaultTtl(), located -> {
             if (!located.found()) {
                 pending.complete(id[0], failure(id[0], url, "no gateway reachable: " + located.failure()));
             }

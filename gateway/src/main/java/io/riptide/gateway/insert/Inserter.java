@@ -1,6 +1,7 @@
 package io.riptide.gateway.insert;
 
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.gateway.GatewayMessages;
 import io.riptide.core.gateway.GatewayMessages.InsertHandoff;
 import io.riptide.core.gateway.GatewayMessages.InsertReply;
 import io.riptide.core.gateway.GatewayMessages.Outcome;
@@ -635,6 +636,25 @@ public final class Inserter {
         trimToCapacity(known);
     }
 
+    /**
+     * The stored object a requester that waits for this very fetch gets in the reply: the version the
+     * result names, at the URL's base GUID, while this gateway still holds it; null otherwise (a
+     * variant, which the requester finds through the URL's record; a copy too large for a reply), and
+     * the requester reads it through the overlay instead.
+     */
+    private byte[] copyFor(InsertResult result) {
+        if (result.outcome() != Outcome.INSERTED && result.outcome() != Outcome.UNCHANGED) {
+            return null;
+        }
+        Known k = known.get(result.guid());
+        if (k == null || k.version() != result.version()
+                || !result.guid().equals(ObjectNames.objectGuid(provider.publicKey(), result.url(), ""))) {
+            return null;
+        }
+        byte[] bytes = k.copy().toBytes();
+        return bytes.length <= GatewayMessages.MAX_COPY_BYTES ? bytes : null;
+    }
+
     private static <K, V> void trimToCapacity(Map<K, V> map) {
         // Bounded: a gateway remembers the newest versions of the objects it touched recently.
         var it = map.keySet().iterator();
@@ -674,7 +694,7 @@ public final class Inserter {
     private void answer(Waiter waiter, Consumer<InsertResult> local, InsertResult result) {
         if (waiter != null) {
             node.send(waiter.requester().address(), new InsertReply(waiter.requestId(), result.url(), result.guid(),
-                    result.version(), result.outcome(), result.reason()));
+                    result.version(), result.outcome(), result.reason(), waiter.wantsCopy() ? copyFor(result) : null));
         }
         if (local != null) {
             local.accept(result);

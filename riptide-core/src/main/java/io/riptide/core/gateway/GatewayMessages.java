@@ -34,12 +34,20 @@ public final class GatewayMessages {
      * Please fetch {@code url} and insert (or refresh) it. {@code requestHeaders} are the request's
      * headers that may select a variant (Accept, Accept-Encoding, ...); never cookies or credentials.
      * {@code stale} says the requester found the cached copy stale, which counts toward installing a
-     * monitor for the URL.
+     * monitor for the URL. {@code wantsCopy}: the requester is a proxy whose user waits for this very
+     * fetch, so the reply should carry the signed copy ({@link InsertReply#copy()}) and spare it a read
+     * of the copy just stored (new in wire version 5).
      */
-    public record InsertRequest(long requestId, String url, Headers requestHeaders, boolean stale) implements Question {
+    public record InsertRequest(long requestId, String url, Headers requestHeaders, boolean stale, boolean wantsCopy)
+            implements Question {
+        /** A request whose reply carries only the outcome (a manager's, a hint's). */
+        public InsertRequest(long requestId, String url, Headers requestHeaders, boolean stale) {
+            this(requestId, url, requestHeaders, stale, false);
+        }
+
         @Override
         public InsertRequest withRequestId(long id) {
-            return new InsertRequest(id, url, requestHeaders, stale);
+            return new InsertRequest(id, url, requestHeaders, stale, wantsCopy);
         }
     }
 
@@ -61,17 +69,54 @@ public final class GatewayMessages {
         UNREACHABLE
     }
 
-    /** The gateway's answer, sent directly to the requester. {@code version} is 0 when nothing is cached. */
-    public record InsertReply(long requestId, String url, Id guid, long version, Outcome outcome, String reason)
+    /**
+     * The gateway's answer, sent directly to the requester. {@code version} is 0 when nothing is cached.
+     * {@code copy} is the signed stored object ({@code CachedCopy} bytes) of {@code guid} when the
+     * request asked for it and the gateway holds it, else empty; the requester verifies it like any
+     * replica (new in wire version 5).
+     */
+    public record InsertReply(long requestId, String url, Id guid, long version, Outcome outcome, String reason, byte[] copy)
             implements Answer {
+        private static final byte[] NONE = new byte[0];
+
         /**
          * Cuts a long reason (they quote URLs, which may be longer than any reason) to what a reader
          * accepts: a reply the reader refused would close the connection it came on.
          */
         public InsertReply {
             reason = reason == null ? "" : clip(reason, MAX_REASON_BYTES);
+            copy = copy == null || copy.length == 0 ? NONE : copy;
+        }
+
+        /** Equal field by field, the copy by its bytes (a record compares arrays by identity). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof InsertReply r && requestId == r.requestId && url.equals(r.url) && java.util.Objects.equals(guid, r.guid)
+                    && version == r.version && outcome == r.outcome && reason.equals(r.reason) && java.util.Arrays.equals(copy, r.copy);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(requestId, url, guid, version, outcome, reason) * 31 + java.util.Arrays.hashCode(copy);
+        }
+
+        @Override
+        public String toString() {
+            return "InsertReply[requestId=" + requestId + ", url=" + url + ", guid=" + guid + ", version=" + version + ", outcome="
+                    + outcome + ", reason=" + reason + ", copy=" + copy.length + " bytes]";
+        }
+
+        /** A reply without a copy. */
+        public InsertReply(long requestId, String url, Id guid, long version, Outcome outcome, String reason) {
+            this(requestId, url, guid, version, outcome, reason, NONE);
         }
     }
+
+    /**
+     * The largest copy a reply carries: a body of the gateway's default largest object (8 MiB) with its
+     * certificate and headers, well inside a frame (16 MiB). A larger one is left for the requester to read.
+     */
+    public static final int MAX_COPY_BYTES = 9 * 1024 * 1024;
 
     /** The most UTF-8 bytes of an {@link InsertReply}'s reason. */
     public static final int MAX_REASON_BYTES = 4096;
@@ -98,8 +143,15 @@ public final class GatewayMessages {
         return text.substring(0, end) + ellipsis;
     }
 
-    /** One requester waiting for an insert: who, and the ID it will recognise the reply by. */
-    public record Waiter(io.riptide.core.runtime.NodeHandle requester, long requestId) {
+    /**
+     * One requester waiting for an insert: who, the ID it will recognise the reply by, and whether its
+     * reply should carry the copy ({@link InsertRequest#wantsCopy()}).
+     */
+    public record Waiter(io.riptide.core.runtime.NodeHandle requester, long requestId, boolean wantsCopy) {
+        /** A requester that wants the outcome only. */
+        public Waiter(io.riptide.core.runtime.NodeHandle requester, long requestId) {
+            this(requester, requestId, false);
+        }
     }
 
     /**
@@ -140,10 +192,10 @@ public final class GatewayMessages {
                 (m, out) -> {
                     out.string(m.url());
                     writeHeaders(out, m.requestHeaders());
-                    out.bool(m.stale()).list(m.waiters(), (w, x) -> w.handle(x.requester()).i64(x.requestId()));
+                    out.bool(m.stale()).list(m.waiters(), (w, x) -> w.handle(x.requester()).i64(x.requestId()).bool(x.wantsCopy()));
                 },
                 in -> new InsertHandoff(in.string(MAX_URL_BYTES), readHeaders(in), in.bool(),
-                        in.list(4096, r -> new Waiter(r.handle(), r.i64()))));
+                        in.list(4096, r -> new Waiter(r.handle(), r.i64(), r.bool()))));
         codec.register(FIRST_TAG + 3, PublisherPush.class,
                 (m, out) -> {
                     out.i64(m.requestId()).string(m.url()).u16(m.status());
@@ -156,12 +208,12 @@ public final class GatewayMessages {
                 (m, out) -> {
                     out.i64(m.requestId()).string(m.url());
                     writeHeaders(out, m.requestHeaders());
-                    out.bool(m.stale());
+                    out.bool(m.stale()).bool(m.wantsCopy());
                 },
-                in -> new InsertRequest(in.i64(), in.string(MAX_URL_BYTES), readHeaders(in), in.bool()));
+                in -> new InsertRequest(in.i64(), in.string(MAX_URL_BYTES), readHeaders(in), in.bool(), in.bool()));
         codec.register(FIRST_TAG + 1, InsertReply.class,
                 (m, out) -> out.i64(m.requestId()).string(m.url()).id(m.guid()).i64(m.version()).u8(m.outcome().ordinal())
-                        .string(m.reason()),
+                        .string(m.reason()).bytes(m.copy()),
                 in -> {
                     long id = in.i64();
                     String url = in.string(MAX_URL_BYTES);
@@ -171,7 +223,8 @@ public final class GatewayMessages {
                     if (outcome >= Outcome.values().length) {
                         throw new WireException("unknown insert outcome " + outcome);
                     }
-                    return new InsertReply(id, url, guid, version, Outcome.values()[outcome], in.string(MAX_REASON_BYTES));
+                    return new InsertReply(id, url, guid, version, Outcome.values()[outcome], in.string(MAX_REASON_BYTES),
+                            in.bytes(MAX_COPY_BYTES));
                 });
     }
 }

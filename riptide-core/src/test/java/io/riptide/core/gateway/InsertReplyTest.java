@@ -42,6 +42,40 @@ class InsertReplyTest {
     }
 
     @Test
+    void aCopyAndTheRequestForItCrossTheWireByteForByte() throws WireException {
+        byte[] copy = new byte[70_000];
+        new java.util.Random(5).nextBytes(copy);
+        InsertReply reply = new InsertReply(9, "http://a.example/", Id.hash("a"), 3, Outcome.INSERTED, "version 3 inserted", copy);
+        GatewayMessages.InsertRequest request = new GatewayMessages.InsertRequest(4, "http://a.example/",
+                io.riptide.core.http.Headers.EMPTY, false, true);
+        ByteBuf buf = Unpooled.buffer();
+        try {
+            codec.encodeBody(reply, buf);
+            InsertReply back = (InsertReply) codec.decodeBody(buf);
+            assertEquals(reply, back);
+            assertTrue(java.util.Arrays.equals(copy, back.copy()));
+            buf.clear();
+            codec.encodeBody(request, buf);
+            assertEquals(request, codec.decodeBody(buf));
+            assertTrue(((GatewayMessages.InsertRequest) request.withRequestId(8)).wantsCopy(), "renumbering keeps the wish");
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
+    void aCopyLargerThanAReplyMayCarryIsRefusedByTheReader() {
+        InsertReply reply = new InsertReply(9, "u", Id.ZERO, 1, Outcome.INSERTED, "", new byte[GatewayMessages.MAX_COPY_BYTES + 1]);
+        ByteBuf buf = Unpooled.buffer();
+        try {
+            codec.encodeBody(reply, buf);
+            org.junit.jupiter.api.Assertions.assertThrows(WireException.class, () -> codec.decodeBody(buf));
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
     void shortReasonsAreKeptAsTheyAre() {
         assertEquals("busy", new InsertReply(1, "u", Id.ZERO, 0, Outcome.OVERLOADED, "busy").reason());
         assertEquals("", new InsertReply(1, "u", Id.ZERO, 0, Outcome.OVERLOADED, null).reason());

@@ -351,6 +351,8 @@ public final class TraceReplayScenario implements Scenario {
                         io.riptide.core.gateway.GatewayMessages.Outcome.UNCHANGED)).sum())
                 .put("proxy_first_sightings", byVertex.values().stream().mapToLong(p -> p.cache().firstSightings()).sum())
                 .put("proxy_sightings_unanswered", byVertex.values().stream().mapToLong(p -> p.cache().sightingsUnanswered()).sum())
+                .put("gateway_miss_copies", byVertex.values().stream().mapToLong(p -> p.cache().gatewayCopies()).sum())
+                .put("gateway_miss_reads_failed", byVertex.values().stream().mapToLong(p -> p.cache().gatewayReadsFailed()).sum())
                 .put("gateway_miss_unanswered", byVertex.values().stream().mapToLong(p -> p.cache().gatewayAnswers(
                         io.riptide.core.gateway.GatewayMessages.Outcome.UNREACHABLE)).sum())
                 .put("proxies", (long) byVertex.size())

@@ -133,6 +133,7 @@ class TraceReplayScenarioTest {
         assertEquals("each-lab", json.get("gateways").asText());
         assertEquals(2, json.get("gateway_count").asInt());
         assertEquals(1, json.get("riptide_answers").get("gateway_miss").asInt(), json.toString());
+        assertEquals(1, json.get("gateway_miss_copies").asInt(), "the gateway's answer carried the copy");
         assertEquals(1.0 / 3, json.get("hit_ratio").asDouble(), 1e-6, json.toString());
         assertEquals(1, json.get("gateway_refreshes").asInt());
         assertEquals(0, json.get("proxy_origin_fetches").asInt(), json.toString());
