@@ -603,6 +603,8 @@ public final class Inserter {
                 return;
             }
             remember(copy);
+            answerWithCopies(job, new InsertResult(job.url.value(), guid, version, Outcome.INSERTED,
+                    "version " + version + " inserted, sent with this answer"));
         });
         if (!queued) {
             finish(job, guid, version - 1, Outcome.OVERLOADED, "gateway busy: the signing stage is full", lifetime);
@@ -634,6 +636,29 @@ public final class Inserter {
         records.remove(copy.object().certificate().guid());
         known.put(copy.object().certificate().guid(), new Known(copy));
         trimToCapacity(known);
+    }
+
+    /**
+     * Answers at once the requesters that asked for the copy (proxies whose users wait for this fetch),
+     * once it is stored here: they need not find it, so they need not wait for its publish to reach the
+     * root, which the others do ({@link #distribute}). Those that get a copy are not answered again.
+     */
+    private void answerWithCopies(Job job, InsertResult result) {
+        if (jobs.get(job.key) != job) {
+            return; // already finished (an update, or a publish this node rooted itself): everyone has heard
+        }
+        byte[] copy = copyFor(result);
+        if (copy == null) {
+            return;
+        }
+        for (var it = job.waiters.iterator(); it.hasNext(); ) {
+            Waiter w = it.next();
+            if (w.wantsCopy()) {
+                it.remove();
+                node.send(w.requester().address(), new InsertReply(w.requestId(), result.url(), result.guid(), result.version(),
+                        result.outcome(), result.reason(), copy));
+            }
+        }
     }
 
     /**
