@@ -47,7 +47,8 @@ import java.util.function.Function;
  * store: one shared LRU proxy cache for everyone, and a private LRU cache per user. Each lab of the
  * trace is a stub with its own cache manager and the lab's users spread over proxies there (the
  * shipped proxy: its private tier, inserts on the second sighting, unless the options say
- * otherwise); one gateway elsewhere inserts what the managers ask for. A request hits when the
+ * otherwise); one gateway elsewhere (or, with {@code --gateways each-lab}, one in each lab's stub) inserts
+ * what the managers and proxies ask for. A request hits when the
  * copy served is the trace's current version of the URL (a new size is a new version). Trace time
  * is compressed to a fixed request rate.
  */
