@@ -72,6 +72,18 @@ class GatewayInsertTest {
             assertEquals(0, overlay.insert(origin.url("/carried"), false).copy().length);
             assertEquals(1, origin.requests().size(), "one origin fetch for all three");
         }
+        // A URL that varies: the copy is the variant the request selected, under its own GUID.
+        try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "zipped",
+                "Cache-Control", "max-age=60", "Vary", "Accept-Encoding")))) {
+            String url = origin.url("/varies");
+            InsertReply reply = overlay.insert(url, io.riptide.core.http.Headers.of("Accept-Encoding", "gzip"), false, true);
+            assertEquals(Outcome.INSERTED, reply.outcome(), reply.reason());
+            CachedCopy carried = CachedCopy.fromBytes(reply.copy(), 1 << 20);
+            assertEquals(reply.guid(), carried.object().certificate().guid());
+            assertTrue(!reply.guid().equals(io.riptide.core.object.ObjectNames.objectGuid(overlay.provider.publicKey(),
+                    io.riptide.core.http.CanonicalUrl.of(url).value(), "")), "a variant's GUID, not the base one");
+            assertTrue(overlay.verifier().verify(carried.object(), reply.guid()).ok());
+        }
     }
 
     @Test

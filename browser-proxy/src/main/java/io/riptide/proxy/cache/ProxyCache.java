@@ -233,7 +233,7 @@ public final class ProxyCache {
     /**
      * Has the primary provider's nearest gateway fetch and insert {@code url} for this request, and
      * serves the copy the gateway sends back in its reply (verified like any replica), or reads the new
-     * copy through the overlay when the reply carries none (a variant, a copy too large): the answer carries {@code Cache-Status: fwd=miss; detail=gateway} (it went
+     * copy through the overlay when the reply carries none (a copy too large, one the gateway no longer holds): the answer carries {@code Cache-Status: fwd=miss; detail=gateway} (it went
      * forward; the origin was fetched once, by the gateway). If the gateway cannot help, {@code missed}
      * goes back to the caller, which fetches the URL itself.
      */
@@ -260,15 +260,34 @@ public final class ProxyCache {
                             done.accept(missed);
                         }
                     };
-                    if (reply.copy().length > 0 && reply.guid().equals(base)) {
-                        // The gateway sent the copy it just stored: verified like any replica, no read back.
-                        gatewayCopies++;
-                        delivered(primary, request, url, base, VariantKey.NONE, new ObjectRead(base, null, 0, reply.copy(), null),
-                                start, answered);
+                    if (reply.copy().length > 0) {
+                        carried(request, url, reply, start, answered);
                     } else {
                         read(primary, request, url, base, VariantKey.NONE, config.readDeadline().toNanos(), start, answered);
                     }
                 });
+    }
+
+    /**
+     * Serves the copy the gateway sent with its answer, checked on the verify stage like any replica
+     * of the GUID (a variant's, when the response varies) that this request selects: no read back.
+     */
+    private void carried(ProxyRequest request, CanonicalUrl url, InsertReply reply, long start, Consumer<LookupResult> done) {
+        gatewayCopies++;
+        boolean queued = env.submit(VERIFY_STAGE, () -> check.verifyCarried(primary, url, reply.guid(), request.headers(),
+                reply.copy()), (carried, error) -> {
+                    if (error != null) {
+                        done.accept(LookupResult.forward(CacheStatus.forward("miss", "error")));
+                        return;
+                    }
+                    ObjectRead copy = new ObjectRead(carried.guid(), null, 0, reply.copy(), null);
+                    checked(primary, request, url, carried.guid(), copy,
+                            ReplicaCheck.select(carried.verified(), primary, url, carried.expected(), request.headers()), start, done);
+                });
+        if (!queued) {
+            overloaded++;
+            done.accept(LookupResult.forward(CacheStatus.forward("bypass", "overloaded")));
+        }
     }
 
     /**

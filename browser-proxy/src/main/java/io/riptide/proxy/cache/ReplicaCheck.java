@@ -122,6 +122,39 @@ final class ReplicaCheck {
         return new VerifiedObject(copy, heartbeat);
     }
 
+    /**
+     * A copy a gateway sent with its answer ({@code InsertReply.copy}), checked for the GUID it names:
+     * the variant {@code request} selects by the copy's own {@code Vary}, and the verdict on the copy
+     * as a replica of that GUID.
+     */
+    record Carried(Id guid, VariantKey expected, Verified verified) {
+    }
+
+    /**
+     * Checks a copy a gateway sent for {@code url} under {@code provider}'s name, claimed to be at
+     * {@code claimed}. Which variant it should be follows from its own {@code Vary} and the request,
+     * as a variant record would say; the signature then binds the copy to that GUID, so a copy of
+     * another variant, URL or provider is refused however the reply names it.
+     */
+    Carried verifyCarried(PublicKey provider, CanonicalUrl url, Id claimed, Headers request, byte[] data) {
+        CachedCopy copy;
+        try {
+            copy = CachedCopy.fromBytes(data, maxBodyBytes);
+        } catch (ObjectFormatException e) {
+            return new Carried(claimed, VariantKey.NONE, new Refused(RejectReason.MALFORMED, e.getMessage()));
+        }
+        VariantKey expected = Variants.key(copy.object().certificate().headers(), request).orElse(null);
+        if (expected == null) {
+            return new Carried(claimed, VariantKey.NONE, new Refused(RejectReason.WRONG_GUID, "a copy that varies on *"));
+        }
+        Id guid = ObjectNames.objectGuid(provider, url.value(), expected.equals(VariantKey.NONE) ? "" : expected.toString());
+        if (!guid.equals(claimed)) {
+            return new Carried(claimed, expected, new Refused(RejectReason.WRONG_GUID,
+                    "the copy sent is not the one this request selects"));
+        }
+        return new Carried(guid, expected, verify(guid, expected, data));
+    }
+
     /** What a verified replica is to one request: cheap header comparisons, done per request on the loop. */
     static Checked select(Verified verified, PublicKey provider, CanonicalUrl url, VariantKey expected, Headers request) {
         if (verified instanceof Refused r) {

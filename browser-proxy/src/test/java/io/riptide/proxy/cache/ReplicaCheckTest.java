@@ -58,4 +58,44 @@ class ReplicaCheckTest {
         assertEquals(RejectReason.BODY_DIGEST_MISMATCH, assertInstanceOf(ReplicaCheck.Refused.class, refused).reason());
         assertEquals(2, check.signatures().fullVerifications());
     }
+
+    /** A gzip variant of the URL, as a gateway stores it for a request that accepts gzip. */
+    private static byte[] gzipVariant(SigningKey provider) {
+        Headers request = Headers.of("Accept-Encoding", "gzip");
+        Headers headers = Headers.of("Cache-Control", "max-age=60", "Vary", "Accept-Encoding", "Content-Encoding", "gzip");
+        VariantKey key = io.riptide.core.http.Variants.key(headers, request).orElseThrow();
+        StoredResponse response = new StoredResponse(200, "OK", headers, new byte[] {1, 2, 3});
+        return CachedCopy.of(new WebObject(ObjectCertificate.sign(provider, URL.value(), key.toString(), 1, response,
+                REQUEST_MS, REQUEST_MS, 60), response)).toBytes();
+    }
+
+    @Test
+    void aCopyAGatewaySendsIsTheVariantTheRequestSelectsOrItIsRefused() throws Exception {
+        SigningKey provider = provider();
+        byte[] copy = gzipVariant(provider);
+        Id variantGuid = CachedCopy.fromBytes(copy, 1024).object().certificate().guid();
+        ReplicaCheck check = new ReplicaCheck(List.of(provider.publicKey()), WebObject.DEFAULT_MAX_BODY_BYTES);
+
+        ReplicaCheck.Carried gzip = check.verifyCarried(provider.publicKey(), URL, variantGuid,
+                Headers.of("Accept-Encoding", "gzip"), copy);
+        assertEquals(variantGuid, gzip.guid());
+        assertInstanceOf(ReplicaCheck.Copy.class, ReplicaCheck.select(gzip.verified(), provider.publicKey(), URL,
+                gzip.expected(), Headers.of("Accept-Encoding", "gzip")));
+
+        // A request that does not accept gzip selects another variant: the copy is refused, however the reply names it.
+        ReplicaCheck.Carried identity = check.verifyCarried(provider.publicKey(), URL, variantGuid, Headers.EMPTY, copy);
+        assertEquals(RejectReason.WRONG_GUID, assertInstanceOf(ReplicaCheck.Refused.class, identity.verified()).reason());
+        // Nor is a copy named as another URL's.
+        ReplicaCheck.Carried elsewhere = check.verifyCarried(provider.publicKey(), CanonicalUrl.of("http://example.com/other.js"),
+                variantGuid, Headers.of("Accept-Encoding", "gzip"), copy);
+        assertEquals(RejectReason.WRONG_GUID, assertInstanceOf(ReplicaCheck.Refused.class, elsewhere.verified()).reason());
+        // And a copy signed by a provider this proxy does not trust fails its signature check.
+        byte[] seed = new byte[32];
+        Arrays.fill(seed, (byte) 9);
+        SigningKey stranger = SigningKey.fromSeed(seed);
+        byte[] forged = gzipVariant(stranger);
+        ReplicaCheck.Carried foreign = check.verifyCarried(provider.publicKey(), URL, variantGuid,
+                Headers.of("Accept-Encoding", "gzip"), forged);
+        assertInstanceOf(ReplicaCheck.Refused.class, foreign.verified());
+    }
 }

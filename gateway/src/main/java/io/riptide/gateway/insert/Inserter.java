@@ -663,17 +663,16 @@ public final class Inserter {
 
     /**
      * The stored object a requester that waits for this very fetch gets in the reply: the version the
-     * result names, at the URL's base GUID, while this gateway still holds it; null otherwise (a
-     * variant, which the requester finds through the URL's record; a copy too large for a reply), and
-     * the requester reads it through the overlay instead.
+     * result names (the variant the requester's headers selected, when the URL varies), while this
+     * gateway still holds it; null otherwise (a copy too large for a reply), and the requester reads
+     * it through the overlay instead.
      */
     private byte[] copyFor(InsertResult result) {
         if (result.outcome() != Outcome.INSERTED && result.outcome() != Outcome.UNCHANGED) {
             return null;
         }
         Known k = known.get(result.guid());
-        if (k == null || k.version() != result.version()
-                || !result.guid().equals(ObjectNames.objectGuid(provider.publicKey(), result.url(), ""))) {
+        if (k == null || k.version() != result.version()) {
             return null;
         }
         byte[] bytes = k.copy().toBytes();
