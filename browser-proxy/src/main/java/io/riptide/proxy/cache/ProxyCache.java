@@ -232,10 +232,11 @@ public final class ProxyCache {
 
     /**
      * Has the primary provider's nearest gateway fetch and insert {@code url} for this request, and
-     * serves the copy the gateway sends back in its reply (verified like any replica), or reads the new
-     * copy through the overlay when the reply carries none (a copy too large, one the gateway no longer holds): the answer carries {@code Cache-Status: fwd=miss; detail=gateway} (it went
-     * forward; the origin was fetched once, by the gateway). If the gateway cannot help, {@code missed}
-     * goes back to the caller, which fetches the URL itself.
+     * serves the copy the gateway sends back in its reply ({@link #carried}), or reads the new copy
+     * through the overlay when the reply carries none (a copy too large, one the gateway no longer
+     * holds). The answer carries {@code Cache-Status: fwd=miss; detail=gateway} (it went forward; the
+     * origin was fetched once, by the gateway). If the gateway cannot help, {@code missed} goes back
+     * to the caller, which fetches the URL itself.
      */
     private void throughGateway(ProxyRequest request, CanonicalUrl url, LookupResult missed, Consumer<LookupResult> done) {
         Headers selecting = Variants.selectingFields(request.headers(), Optional.empty());
@@ -249,7 +250,6 @@ public final class ProxyCache {
                         return;
                     }
                     long start = env.nowNanos();
-                    Id base = ObjectNames.objectGuid(primary, url.value(), "");
                     Consumer<LookupResult> answered = copy -> {
                         if (copy.served() && copy.status().hit()) {
                             missed.release();
@@ -263,7 +263,8 @@ public final class ProxyCache {
                     if (reply.copy().length > 0) {
                         carried(request, url, reply, start, answered);
                     } else {
-                        read(primary, request, url, base, VariantKey.NONE, config.readDeadline().toNanos(), start, answered);
+                        read(primary, request, url, ObjectNames.objectGuid(primary, url.value(), ""), VariantKey.NONE,
+                                config.readDeadline().toNanos(), start, answered);
                     }
                 });
     }
@@ -345,23 +346,17 @@ public final class ProxyCache {
                 done.accept(LookupResult.forward(CacheStatus.forward("miss", detail(reply.failure()))));
                 return;
             }
-            delivered(key, request, url, guid, expected, reply, start, done);
-        });
-    }
-
-    /** Verifies a copy that came back (from a read, or in a gateway's reply) and hands {@code done} the result. */
-    private void delivered(PublicKey key, ProxyRequest request, CanonicalUrl url, Id guid, VariantKey expected, ObjectRead reply,
-                           long start, Consumer<LookupResult> done) {
-        verified(guid, expected, reply, (verified, error) -> {
-            if (error == null && verified == null) {
-                overloaded++;
-                done.accept(LookupResult.forward(CacheStatus.forward("bypass", "overloaded")));
-            } else if (error != null) {
-                done.accept(LookupResult.forward(CacheStatus.forward("miss", "error")));
-            } else {
-                checked(key, request, url, guid, reply,
-                        ReplicaCheck.select(verified, key, url, expected, request.headers()), start, done);
-            }
+            verified(guid, expected, reply, (verified, error) -> {
+                if (error == null && verified == null) {
+                    overloaded++;
+                    done.accept(LookupResult.forward(CacheStatus.forward("bypass", "overloaded")));
+                } else if (error != null) {
+                    done.accept(LookupResult.forward(CacheStatus.forward("miss", "error")));
+                } else {
+                    checked(key, request, url, guid, reply,
+                            ReplicaCheck.select(verified, key, url, expected, request.headers()), start, done);
+                }
+            });
         });
     }
 
