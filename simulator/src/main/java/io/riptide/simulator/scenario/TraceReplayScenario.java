@@ -223,6 +223,7 @@ public final class TraceReplayScenario implements Scenario {
         long refreshes = 0;
         long peakStoreBytes = 0;
         Map<String, Long> sources = new TreeMap<>();
+        RepeatMisses repeats = new RepeatMisses(world.overlay(), provider.publicKey());
         List<Double> hitLatencies = new ArrayList<>();
         List<Double> missLatencies = new ArrayList<>();
         progress.begin(String.format(java.util.Locale.ROOT, "replaying %d requests of %d users at %.2f per virtual s",
@@ -266,6 +267,7 @@ public final class TraceReplayScenario implements Scenario {
             });
             // The first request for a new version is a miss everywhere (a cache cannot have known it).
             boolean newVersion = before == null || before != size;
+            String repeat = repeats.asked(r.url(), r.group(), world.simulation().now(), storable && !newVersion);
             proxy.get(r.url(), result -> {
                 answered[0]++;
                 (result.fromCache() ? hitLatencies : missLatencies).add(result.latencyNanos() / 1e6);
@@ -274,6 +276,8 @@ public final class TraceReplayScenario implements Scenario {
                 if (result.fromCache() && result.bodyBytes() == size && !newVersion) {
                     riptide[0]++;
                     riptide[1] += size;
+                } else if (repeat != null) {
+                    repeats.missed(result.source(), repeat);
                 }
             });
             world.simulation().runFor(spacing);
@@ -378,6 +382,8 @@ public final class TraceReplayScenario implements Scenario {
         }
         ResultJson served = result.object("riptide_answers");
         sources.forEach((k, v) -> served.put(k.toLowerCase(java.util.Locale.ROOT), v));
+        ResultJson lost = result.object("riptide_repeat_misses");
+        repeats.counts().forEach(lost::put);
         result.object("targets").put("within_points_of_shared_proxy", TARGET_POINTS)
                 .put("byte_within_points_of_shared_proxy", TARGET_BYTE_POINTS)
                 .put("shared_proxy_baseline", "equal storage")
@@ -386,7 +392,8 @@ public final class TraceReplayScenario implements Scenario {
         result.put("target_met", targetMet)
                 .put("virtual_seconds", world.simulation().now() / 1e9)
                 .put("simulated_events", world.simulation().eventsRun())
-                .put("messages", world.overlay().network().messagesSent());
+                .put("messages", world.overlay().network().messagesSent())
+                .put("messages_overflowed", world.overlay().network().messagesOverflowed());
         result.write(context.output("result.json"));
 
         try (CsvWriter csv = new CsvWriter(context.output("hit-ratio-over-time.csv"),

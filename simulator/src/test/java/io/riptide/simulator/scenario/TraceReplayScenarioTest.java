@@ -92,6 +92,13 @@ class TraceReplayScenarioTest {
         assertEquals(4, json.get("shared_proxy_origin_fetches").asInt());
         assertEquals(7.0 / 3, json.get("origin_requests_per_url").asDouble(), 1e-5);
         assertFalse(json.get("origin_fetches_target_met").asBoolean());
+        // Where the two hits the shared cache has and Riptide lacks went: user 2's first A, two seconds after user
+        // 1's in the other lab, fetched by its own proxy (nobody held A: first sightings are not inserted); and
+        // user 2's private copy of A's old version a second after the change.
+        JsonNode repeats = json.get("riptide_repeat_misses");
+        assertEquals(1, repeats.path("origin_miss/1_10s/other_lab/nowhere").asInt(), repeats.toString());
+        assertEquals(1, repeats.path("proxy_private/1_10s/other_lab/held").asInt(), repeats.toString());
+        assertEquals(2, repeats.size(), repeats.toString());
     }
 
     @Test
