@@ -71,6 +71,7 @@ public final class Location {
     private final java.util.function.Function<Id, CompletableFuture<byte[]>> replicaData;
     private final java.util.function.Function<Id, CompletableFuture<byte[]>> replicaHead;
     private final Supplier<List<Id>> replicas;
+    private int republishSlice;
     private final LocalArea area;
     private final LeafSet leafSet;
     private final PeerTable peers;
@@ -155,10 +156,28 @@ public final class Location {
 
     /** Starts republishing this node's replicas and expiring stale pointers. */
     public void start() {
-        env.periodic(config.republishInterval(), () -> replicas.get().forEach(this::publish));
+        env.periodic(config.republishInterval().dividedBy(REPUBLISH_SLICES), this::republishSlice);
         env.periodic(config.pointerTtl().dividedBy(4), () -> pointers.expire(env.nowNanos()));
     }
 
+
+    /**
+     * Each round of republishing is spread over its interval in this many slices (a replica's slice is
+     * its GUID's hash), so every replica is still republished once an interval but a node holding
+     * thousands does not send them in one burst: on a 1.5 Mb/s uplink such a burst (a publish and
+     * its pointer copies per replica) outlasts the link's buffer, and what queues behind it is lost.
+     */
+    static final int REPUBLISH_SLICES = 60;
+
+    private void republishSlice() {
+        int slice = republishSlice;
+        republishSlice = (slice + 1) % REPUBLISH_SLICES;
+        for (Id guid : replicas.get()) {
+            if (Math.floorMod(guid.hashCode(), REPUBLISH_SLICES) == slice) {
+                publish(guid);
+            }
+        }
+    }
 
     // ---- publishing ----------------------------------------------------------------------------
 

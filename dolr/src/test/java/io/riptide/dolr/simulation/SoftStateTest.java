@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.id.Id;
 import io.riptide.dolr.DolrConfig;
+import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.location.LocateResult;
+import io.riptide.dolr.location.LocationMessages.Publish;
+import io.riptide.dolr.routing.RoutingMessages.Hop;
+import io.riptide.dolr.routing.RoutingMessages.Routed;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.stream.IntStream;
@@ -44,6 +48,36 @@ class SoftStateTest {
         OverlayFixture.run(overlay, config.pointerTtl());
         assertEquals(0, nodesWithPointers(overlay), "no pointer survives its lifetime without republishing");
         assertEveryLocate(overlay, false);
+    }
+
+    @Test
+    void aNodeHoldingManyReplicasRepublishesThemSpreadOverTheIntervalNotInOneBurst() {
+        DolrConfig config = DolrConfig.defaults();
+        SimulatedOverlay overlay = OverlayFixture.settled(43, NODES, 4);
+        int replicas = 600;
+        int rootedHere = 0; // a publish from the key's own root sends nothing
+        for (int i = 0; i < replicas; i++) {
+            Id guid = Id.hash("many " + i);
+            assertTrue(overlay.node(HOLDER).storeReplica(guid, "held".getBytes(StandardCharsets.UTF_8)));
+            rootedHere += overlay.trueRoot(guid) == HOLDER ? 1 : 0;
+        }
+        OverlayFixture.run(overlay, Duration.ofSeconds(5));
+        Id holder = overlay.node(HOLDER).self().id();
+        java.util.Map<Long, Integer> perSecond = new java.util.TreeMap<>();
+        java.util.Set<Id> republished = new java.util.HashSet<>();
+        overlay.network().tap(m -> {
+            WireMessage inner = m instanceof Hop hop ? hop.inner() : m;
+            if (inner instanceof Routed r && r.hops() <= 1 && r.payload() instanceof Publish p && !p.withdraw()
+                    && p.replica().id().equals(holder)) {
+                perSecond.merge(overlay.simulation().now() / 1_000_000_000L, 1, Integer::sum);
+                republished.add(p.guid());
+            }
+        });
+        OverlayFixture.run(overlay, config.republishInterval());
+        assertEquals(replicas - rootedHere, republished.size(), "every replica republished within one interval");
+        int busiest = perSecond.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        // An even spread is 10 a second; a burst would be all 600 at once.
+        assertTrue(busiest <= 3 * replicas / 60, "busiest second: " + busiest + " republishes of " + replicas + " " + perSecond);
     }
 
     private static int nodesWithPointers(SimulatedOverlay overlay) {
