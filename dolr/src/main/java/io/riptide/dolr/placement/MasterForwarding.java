@@ -19,13 +19,14 @@ import java.util.function.BiPredicate;
  * have room. The neighbour keeps it as an ordinary replica (stored and published) only if that evicts
  * none of its own masters, and a master evicted while a forwarded copy is being stored is never
  * forwarded itself: a forward never starts a cascade. A forwarded copy is forwarded again on its own
- * eviction only while it has been forwarded fewer than {@link #MAX_PASSES} times.
+ * eviction only while it has been forwarded fewer than {@link #MAX_PASSES} times (a read does not
+ * reset the count, as it does in N-chance: the count lives here, reads are served elsewhere).
  *
  * <p>Only stores that can hand over an evicted replica's bytes forward (the in-memory one); a disk
  * store evicts without them, but takes forwarded copies as any replica.
  */
 public final class MasterForwarding {
-    /** Forwards per copy: N-chance's N = 2 gives an object nobody reads two more lifetimes in the stub, then lets it go. */
+    /** Forwards per copy: N-chance's N = 2 gives an evicted master two more lifetimes in the stub, then lets it go. */
     public static final int MAX_PASSES = 2;
 
     /**
