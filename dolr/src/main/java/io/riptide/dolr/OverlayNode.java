@@ -70,13 +70,11 @@ import io.riptide.dolr.membership.MembershipMessages.LeafSetRequest;
 import io.riptide.dolr.membership.MembershipMessages.Leave;
 import io.riptide.dolr.membership.MembershipMessages.RowRequest;
 import io.riptide.dolr.membership.Prober;
-import io.riptide.dolr.placement.MasterForwarding;
 import io.riptide.dolr.placement.PlaceResult;
 import io.riptide.dolr.placement.Placement;
 import io.riptide.dolr.placement.PlacementMessages.Place;
 import io.riptide.dolr.placement.PlacementMessages.Placed;
 import io.riptide.dolr.placement.PlacementMessages.Distances;
-import io.riptide.dolr.placement.PlacementMessages.ForwardedReplica;
 import io.riptide.dolr.placement.PlacementMessages.DistancesRequest;
 import io.riptide.dolr.placement.PlacementMessages.Replicate;
 import io.riptide.dolr.placement.PlacementMessages.Replicated;
@@ -130,7 +128,6 @@ public final class OverlayNode implements MessageHandler {
     private final Location location;
     private final Placement placement;
     private final Replication replication;
-    private final MasterForwarding forwarding;
     private final RemoteDistances distances;
     private final Leases leases;
     private final AccessPoint access;
@@ -171,7 +168,7 @@ public final class OverlayNode implements MessageHandler {
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
                 config.bloomHashes(), this::heldObjects, this::measure);
-        this.store = storage.openHandingOver(env, this::onEvicted, localArea::heldByNeighbour);
+        this.store = storage.open(env, this::onEvicted, localArea::heldByNeighbour);
         List<Id> recovered = store.guids(); // held before a restart: published once the node has joined
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined(), peer -> membership().learn(peer));
@@ -225,7 +222,6 @@ public final class OverlayNode implements MessageHandler {
                     announce(guid);
                     tree().join(guid, copiedFrom);
                 }, this::dropReplica, this::anyWithinReach, config.locateDeadline().multipliedBy(2), 100_000);
-        this.forwarding = new MasterForwarding(env, localArea, store, this::storeReplica);
         this.distances = new RemoteDistances(env, this::measure, config.locateDeadline().multipliedBy(2));
         forwarder.handle(Join.class, membership);
         forwarder.handle(Publish.class, location.publishHandler());
@@ -391,24 +387,20 @@ public final class OverlayNode implements MessageHandler {
     /** Drops the replica of {@code guid} held here and withdraws its pointers. */
     public void dropReplica(Id guid) {
         replication.forget(guid);
-        forwarding.forget(guid);
         if (store.remove(guid)) {
             location.unpublish(guid);
             dissemination.leave(guid);
         }
     }
 
-    /** {@code replica}: the evicted bytes, where the store can hand them over (in memory), else null. */
-    private void onEvicted(Id guid, byte[] replica) {
+    private void onEvicted(Id guid) {
         evictions++;
-        boolean master = !localArea.heldByNeighbour(guid);
-        if (!master) {
+        if (localArea.heldByNeighbour(guid)) {
             nonMasterEvictions++;
         }
         replication.forget(guid);
         location.unpublish(guid);
         dissemination.leave(guid);
-        forwarding.evicted(guid, replica, master); // the neighbourhood's last copy goes to a neighbour
     }
 
     /** Finds the nearest replica of {@code guid} within {@code ttl} hops, consulting Bloom filters first if {@code useBloom}. */
@@ -688,8 +680,6 @@ public final class OverlayNode implements MessageHandler {
             replication.onReplicate(from, replicate);
         } else if (m instanceof Replicated replicated) {
             replication.onReplicated(from, replicated);
-        } else if (m instanceof ForwardedReplica forwarded) {
-            forwarding.onForwarded(from, forwarded);
         } else if (m instanceof Retire retire) {
             replication.onRetire(from, retire);
         } else if (m instanceof DistancesRequest request) {
@@ -745,11 +735,6 @@ public final class OverlayNode implements MessageHandler {
     /** Of those, copies a local-area neighbour's filter said it also held (the master-preserving rule's choice, or chance). */
     public long nonMasterEvictions() {
         return nonMasterEvictions;
-    }
-
-    /** What N-chance forwarding of evicted masters did here: forwarded, accepted, declined, dropped at the chain bound. */
-    public MasterForwarding.Stats masterForwards() {
-        return forwarding.stats();
     }
 
     /** The disk tier's counters if this node keeps its replicas on disk; empty for an in-memory store. */
