@@ -5,14 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.id.Id;
-import io.riptide.dolr.DolrConfig;
 import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.location.LocationMessages.Publish;
 import io.riptide.dolr.routing.RoutingMessages.Hop;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -63,8 +67,8 @@ class SoftStateTest {
         }
         OverlayFixture.run(overlay, Duration.ofSeconds(5));
         Id holder = overlay.node(HOLDER).self().id();
-        java.util.Map<Long, Integer> perSecond = new java.util.TreeMap<>();
-        java.util.Set<Id> republished = new java.util.HashSet<>();
+        Map<Long, Integer> perSecond = new TreeMap<>();
+        Set<Id> republished = new HashSet<>();
         overlay.network().tap(m -> {
             WireMessage inner = m instanceof Hop hop ? hop.inner() : m;
             if (inner instanceof Routed r && r.hops() <= 1 && r.payload() instanceof Publish p && !p.withdraw()
