@@ -23,7 +23,7 @@ import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.dissemination.Dissemination;
 import io.riptide.dolr.dissemination.TreeMessages.Attach;
 import io.riptide.dolr.dissemination.TreeMessages.Attached;
-import io.riptide.dolr.dissemination.TreeMessages.Beat;
+import io.riptide.dolr.dissemination.TreeMessages.Beats;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
 import io.riptide.dolr.dissemination.TreeMessages.Here;
 import io.riptide.dolr.dissemination.TreeMessages.Nearby;
@@ -634,8 +634,8 @@ public final class OverlayNode implements MessageHandler {
             dissemination.onAttached(from, attached);
         } else if (m instanceof Update update) {
             dissemination.onUpdate(from, update);
-        } else if (m instanceof Beat beat) {
-            dissemination.onBeat(from, beat);
+        } else if (m instanceof Beats beats) {
+            dissemination.onBeats(from, beats);
         } else if (m instanceof Detach detach) {
             dissemination.onDetach(from, detach);
         } else if (m instanceof Seek seek) {

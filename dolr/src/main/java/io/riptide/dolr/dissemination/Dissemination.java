@@ -9,11 +9,12 @@ import io.riptide.dolr.delta.DeltaEncoder;
 import io.riptide.dolr.delta.MalformedDeltaException;
 import io.riptide.dolr.dissemination.TreeMessages.Attach;
 import io.riptide.dolr.dissemination.TreeMessages.Attached;
-import io.riptide.dolr.dissemination.TreeMessages.Beat;
+import io.riptide.dolr.dissemination.TreeMessages.Beats;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
 import io.riptide.dolr.dissemination.TreeMessages.Here;
 import io.riptide.dolr.dissemination.TreeMessages.Nearby;
 import io.riptide.dolr.dissemination.TreeMessages.Seek;
+import io.riptide.dolr.dissemination.TreeMessages.TreeBeat;
 import io.riptide.dolr.dissemination.TreeMessages.Update;
 import io.riptide.dolr.location.LocationMessages;
 import io.riptide.dolr.store.OnLoop;
@@ -21,9 +22,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -31,9 +34,12 @@ import java.util.function.Supplier;
 
 /**
  * Dissemination trees: per object, every replica tied into a tree rooted at the primary copy.
- * Updates and the root's beats flow down; a member that stops hearing beats re-attaches to its
- * nearest live ancestor (each member knows its whole path to the root), and an attach that would
- * make a loop (the asker is an ancestor of the receiver) is refused. A new replica attaches to the
+ * Updates flow down. Every beat a parent sends each child node one {@link Beats} for all the trees
+ * they share, with a line for a tree only when it changed or its turn comes round (once every
+ * {@link #LISTING_SLICES} beats), so a gateway rooting ten thousand trees does not send ten thousand
+ * messages a beat over its uplink. A member whose parent falls silent, or stops listing the tree,
+ * or says it left, re-attaches to its nearest live ancestor (each member knows its whole path to the
+ * root), and an attach that would make a loop (the asker is an ancestor of the receiver) is refused. A new replica attaches to the
  * replica it copied from, which the overlay's location (Bloom filters first) found nearest, so
  * parents tend to be in the child's own stub and each stub's outside link is crossed once.
  */
@@ -45,6 +51,9 @@ public final class Dissemination {
     private final BiConsumer<Id, byte[]> write;
     private final Supplier<List<NodeHandle>> neighbours;
     private final Map<Id, Tree> trees = new HashMap<>();
+    // When each of this node's parents last beat, by node: a beat keeps every tree under it alive.
+    private final Map<Id, Long> parentsHeard = new HashMap<>();
+    private long beats;
     private final RecentSeekers seekers;
     // Most members one seek measures; bounds what answers, real or forged, can make this node send.
     private static final int MAX_SEEK_PROBES = 64;
@@ -54,6 +63,13 @@ public final class Dissemination {
     private static final int REMEMBERED_SEEKER_TREES = 256;
     // Marks a seek answer already measured, so duplicates (via several neighbours) are ignored.
     private static final long MEASURED = Long.MIN_VALUE;
+    /**
+     * A tree is listed in its parent's beat once every this many beats (a minute, as republishing),
+     * by its GUID's slice, besides at once after a change: the listing repairs a lost update or path,
+     * and a member not listed for {@code missedBeats} such periods was dropped by its parent without
+     * hearing so, and re-attaches.
+     */
+    public static final int LISTING_SLICES = 30;
     private long fullSent;
     private long fullBytesSent;
     private long deltasSent;
@@ -69,6 +85,10 @@ public final class Dissemination {
         final Map<Id, NodeHandle> children = new LinkedHashMap<>();
         long stamp;
         long lastHeard;
+        // When the parent last listed this tree in a beat (or otherwise showed it holds this member).
+        long lastListed;
+        // The stamp or path changed since the last beat: list it in the next one.
+        boolean changed;
         // The last delta refused for want of its base; relayed on once the full data it describes arrives.
         Update refused;
         // Locality: RTTs measured by attaches and seeks, and the nearer member being moved to.
@@ -123,16 +143,23 @@ public final class Dissemination {
             return;
         }
         t.lastHeard = env.nowNanos();
+        t.lastListed = t.lastHeard;
         t.candidates = List.of(parent);
         t.attachSentAt = t.lastHeard;
         env.send(parent.address(), new Attach(guid, t.stamp));
     }
 
-    /** The replica of {@code guid} here is gone: leave its tree (children re-attach when beats stop). */
+    /** The replica of {@code guid} here is gone: leave its tree, telling the parent and the children (who re-attach). */
     public void leave(Id guid) {
         Tree t = trees.remove(guid);
-        if (t != null && t.parent != null) {
+        if (t == null) {
+            return;
+        }
+        if (t.parent != null) {
             env.send(t.parent.address(), new Detach(guid));
+        }
+        for (NodeHandle child : t.children.values()) {
+            env.send(child.address(), new Detach(guid));
         }
     }
 
@@ -143,6 +170,7 @@ public final class Dissemination {
             return false;
         }
         t.stamp = Math.max(t.stamp + 1, stamp);
+        t.changed = true;
         OnLoop.then(env, read.apply(guid), previous -> {
             write.accept(guid, data);
             pushDown(guid, t, previous, data, ContentDigest.of(data));
@@ -170,12 +198,6 @@ public final class Dissemination {
         List<NodeHandle> p = new ArrayList<>(t.path);
         p.add(env.self());
         return p.size() > TreeMessages.MAX_DEPTH ? p.subList(p.size() - TreeMessages.MAX_DEPTH, p.size()) : p;
-    }
-
-    private void sendDown(Id guid, Tree t, io.riptide.core.wire.WireMessage message) {
-        for (NodeHandle child : t.children.values()) {
-            env.send(child.address(), message);
-        }
     }
 
     /** Someone asks to become a child. */
@@ -226,8 +248,9 @@ public final class Dissemination {
             t.parentRtt = env.nowNanos() - t.attachSentAt;
         }
         t.parent = from;
-        t.path = a.path();
+        setPath(t, a.path());
         t.lastHeard = env.nowNanos();
+        t.lastListed = t.lastHeard;
         t.candidates = List.of();
         if (newParent && !move) {
             seekNearer(a.guid(), t, 0);
@@ -241,6 +264,7 @@ public final class Dissemination {
                 }
                 byte[] digest = ContentDigest.of(a.data());
                 t.stamp = a.stamp();
+                t.changed = true;
                 write.accept(a.guid(), a.data());
                 if (refused != null && refused.stamp() == a.stamp() && Arrays.equals(refused.digest(), digest)) {
                     // The children most likely hold the base this member lacked: pass the delta on as it came.
@@ -261,10 +285,18 @@ public final class Dissemination {
         }
     }
 
-    /** A child left. */
+    /** A child left, or this member's parent did: then re-attach at once. */
     public void onDetach(NodeHandle from, Detach d) {
         Tree t = trees.get(d.guid());
-        if (t != null) {
+        if (t == null) {
+            return;
+        }
+        if (!t.root && t.parent != null && t.parent.id().equals(from.id())) {
+            reattach(d.guid(), t);
+            // Gone from the tree, so no candidate (re-attaching tries the old parent last).
+            t.parent = null;
+            t.candidates = t.candidates.stream().filter(h -> !h.id().equals(from.id())).toList();
+        } else {
             t.children.remove(from.id());
         }
     }
@@ -276,7 +308,8 @@ public final class Dissemination {
             return; // only a member's parent may send it updates
         }
         t.lastHeard = env.nowNanos();
-        t.path = u.path();
+        t.lastListed = t.lastHeard;
+        setPath(t, u.path());
         if (u.stamp() <= t.stamp) {
             return; // never step back to an older version
         }
@@ -299,6 +332,7 @@ public final class Dissemination {
                 return;
             }
             t.stamp = u.stamp();
+            t.changed = true;
             t.refused = null;
             write.accept(u.guid(), data);
             if (u.isDelta()) {
@@ -362,18 +396,37 @@ public final class Dissemination {
         return new TreeStats(fullSent, fullBytesSent, deltasSent, deltaBytesSent, deltasApplied, deltasRefused, corruptUpdates);
     }
 
-    /** The root's beat, relayed by the parent. */
-    public void onBeat(NodeHandle from, Beat b) {
-        Tree t = trees.get(b.guid());
-        if (t == null || t.root || t.parent == null || !t.parent.id().equals(from.id())) {
-            return;
+    /**
+     * A parent's beat: every tree under it is alive. A listed tree's path is taken; a newer stamp
+     * than this member holds means an update was lost, so it asks again. A tree this node is no
+     * member of is detached from, so the sender stops listing it (its earlier detach was lost).
+     */
+    public void onBeats(NodeHandle from, Beats b) {
+        long now = env.nowNanos();
+        parentsHeard.put(from.id(), now);
+        for (TreeBeat line : b.lines()) {
+            Tree t = trees.get(line.guid());
+            if (t == null) {
+                env.send(from.address(), new Detach(line.guid()));
+                continue;
+            }
+            if (t.root || t.parent == null || !t.parent.id().equals(from.id())) {
+                continue;
+            }
+            t.lastHeard = now;
+            t.lastListed = now;
+            setPath(t, line.path());
+            if (line.stamp() > t.stamp) {
+                env.send(from.address(), new Attach(line.guid(), t.stamp));
+            }
         }
-        t.lastHeard = env.nowNanos();
-        t.path = b.path();
-        if (b.stamp() > t.stamp) {
-            env.send(from.address(), new Attach(b.guid(), t.stamp)); // an update was lost: ask again
+    }
+
+    private static void setPath(Tree t, List<NodeHandle> path) {
+        if (!path.equals(t.path)) {
+            t.path = path;
+            t.changed = true; // the children's paths run through this member's
         }
-        sendDown(b.guid(), t, new Beat(b.guid(), Math.max(t.stamp, b.stamp()), pathBelow(t)));
     }
 
     // ---- locality: moving to a much nearer member -------------------------------------------------
@@ -491,15 +544,51 @@ public final class Dissemination {
     private void tick() {
         long now = env.nowNanos();
         long silence = beat.toNanos() * missedBeats;
+        int slice = (int) (beats++ % LISTING_SLICES);
+        Map<Id, ChildBeat> out = new LinkedHashMap<>();
+        Set<Id> parents = new HashSet<>();
         for (Map.Entry<Id, Tree> e : trees.entrySet()) {
             Id guid = e.getKey();
             Tree t = e.getValue();
-            if (t.root) {
-                sendDown(guid, t, new Beat(guid, t.stamp, pathBelow(t)));
-            } else if (now - t.lastHeard > silence) {
-                reattach(guid, t);
+            if (!t.root) {
+                if (t.parent != null) {
+                    parents.add(t.parent.id());
+                }
+                if (now - heard(t) > silence || now - t.lastListed > silence * LISTING_SLICES) {
+                    reattach(guid, t);
+                }
+            }
+            if (t.children.isEmpty()) {
+                continue;
+            }
+            TreeBeat line = t.changed || guid.slice(LISTING_SLICES) == slice ? new TreeBeat(guid, t.stamp, pathBelow(t)) : null;
+            t.changed = false;
+            for (NodeHandle child : t.children.values()) {
+                ChildBeat c = out.computeIfAbsent(child.id(), id -> new ChildBeat(child, new ArrayList<>()));
+                if (line != null) {
+                    c.lines().add(line);
+                }
             }
         }
+        parentsHeard.keySet().retainAll(parents);
+        for (ChildBeat c : out.values()) {
+            List<TreeBeat> lines = c.lines();
+            int i = 0;
+            do {
+                int end = Math.min(lines.size(), i + TreeMessages.MAX_BEAT_LINES);
+                env.send(c.child().address(), new Beats(List.copyOf(lines.subList(i, end))));
+                i = end;
+            } while (i < lines.size());
+        }
+    }
+
+    private record ChildBeat(NodeHandle child, List<TreeBeat> lines) {
+    }
+
+    /** When {@code t}'s parent last showed it is alive: a beat from it, or a message about this tree. */
+    private long heard(Tree t) {
+        Long beat = t.parent == null ? null : parentsHeard.get(t.parent.id());
+        return beat == null ? t.lastHeard : Math.max(t.lastHeard, beat);
     }
 
     /** The parent went quiet: try the ancestors, nearest first, then the old parent last. */
@@ -515,6 +604,7 @@ public final class Dissemination {
             candidates.add(t.parent);
         }
         t.lastHeard = env.nowNanos(); // one round of attempts per silence period
+        t.lastListed = t.lastHeard;
         t.candidates = candidates;
         attemptNext(guid, t, t.lastHeard);
     }

@@ -30,7 +30,10 @@ public final class TreeMessages {
     public record Attached(Id guid, boolean accepted, List<NodeHandle> path, long stamp, byte[] data) implements WireMessage {
     }
 
-    /** A child leaves (its replica was evicted). */
+    /**
+     * The sender leaves the receiver's side in {@code guid}'s tree: a child leaving its parent (its
+     * replica was evicted, or it moved), or a parent leaving its children, which re-attach at once.
+     */
     public record Detach(Id guid) implements WireMessage {
     }
 
@@ -48,8 +51,20 @@ public final class TreeMessages {
         }
     }
 
-    /** The root's periodic "the tree is alive" with the current stamp; members that stop hearing it re-attach. */
-    public record Beat(Id guid, long stamp, List<NodeHandle> path) implements WireMessage {
+    /** Most lines one {@link Beats} carries; a parent with more to say sends several. */
+    public static final int MAX_BEAT_LINES = 512;
+
+    /**
+     * A parent's periodic beat to one child node, one message whatever the number of trees they
+     * share: the link is alive (a member whose parent falls silent re-attaches), plus a line for each
+     * shared tree that changed since the last beat or whose turn it is to be listed (each is listed
+     * at least once every {@link Dissemination#LISTING_SLICES} beats).
+     */
+    public record Beats(List<TreeBeat> lines) implements WireMessage {
+    }
+
+    /** One tree's line in {@link Beats}: the sender's stamp and its path from the root, itself last. */
+    public record TreeBeat(Id guid, long stamp, List<NodeHandle> path) {
     }
 
     /**
@@ -89,7 +104,7 @@ public final class TreeMessages {
         return hops;
     }
 
-    /** Registers these messages in {@code codec} (tags 90–99). */
+    /** Registers these messages in {@code codec} (tags 90–99; 94, the per-tree beat of wire version 5 and earlier, is retired). */
     public static void register(MessageCodec codec) {
         codec.register(90, Attach.class, (m, out) -> out.id(m.guid()).i64(m.stamp()), in -> new Attach(in.id(), in.i64()));
         codec.register(91, Attached.class,
@@ -102,12 +117,12 @@ public final class TreeMessages {
                         .bytes(m.digest()).bytes(m.base()).bytes(m.body()),
                 in -> new Update(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.handle()), digest(in, false), digest(in, true),
                         in.bytes(LocationMessages.MAX_READ_BYTES)));
-        codec.register(94, Beat.class,
-                (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, h) -> w.handle(h)),
-                in -> new Beat(in.id(), in.i64(), in.list(MAX_DEPTH, r -> r.handle())));
         codec.register(95, Seek.class, (m, out) -> out.id(m.guid()).handle(m.origin()).u8(m.hops()),
                 in -> new Seek(in.id(), in.handle(), seekHops(in.u8())));
         codec.register(96, Here.class, (m, out) -> out.id(m.guid()), in -> new Here(in.id()));
         codec.register(97, Nearby.class, (m, out) -> out.id(m.guid()).handle(m.member()), in -> new Nearby(in.id(), in.handle()));
+        codec.register(98, Beats.class,
+                (m, out) -> out.list(m.lines(), (w, b) -> w.id(b.guid()).i64(b.stamp()).list(b.path(), (p, h) -> p.handle(h))),
+                in -> new Beats(in.list(MAX_BEAT_LINES, r -> new TreeBeat(r.id(), r.i64(), r.list(MAX_DEPTH, p -> p.handle())))));
     }
 }

@@ -173,7 +173,7 @@ public final class Location {
         int slice = republishSlice;
         republishSlice = (slice + 1) % REPUBLISH_SLICES;
         for (Id guid : replicas.get()) {
-            if (Math.floorMod(guid.hashCode(), REPUBLISH_SLICES) == slice) {
+            if (guid.slice(REPUBLISH_SLICES) == slice) {
                 publish(guid);
             }
         }

@@ -10,7 +10,7 @@ import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.dissemination.TreeMessages.Attach;
 import io.riptide.dolr.dissemination.TreeMessages.Attached;
-import io.riptide.dolr.dissemination.TreeMessages.Beat;
+import io.riptide.dolr.dissemination.TreeMessages.Beats;
 import io.riptide.dolr.dissemination.TreeMessages.Detach;
 import io.riptide.dolr.dissemination.TreeMessages.Here;
 import io.riptide.dolr.dissemination.TreeMessages.Nearby;
@@ -72,8 +72,8 @@ class SeekIntroductionTest {
             d.onDetach(from, x);
         } else if (m instanceof Update u) {
             d.onUpdate(from, u);
-        } else if (m instanceof Beat b) {
-            d.onBeat(from, b);
+        } else if (m instanceof Beats b) {
+            d.onBeats(from, b);
         } else if (m instanceof Seek s) {
             d.onSeek(from, s);
         } else if (m instanceof Here h) {

@@ -45,7 +45,7 @@ class DolrCodecFuzzTest {
         for (String kind : List.of("Routed", "Hop", "HopAck", "JoinRequest", "JoinState", "Announce", "Ping", "Pong",
                 "LeafSetGossip", "Publish", "Locate", "Found", "LocateFailed", "ObjectDelivery", "ReadReplica",
                 "ReplicaRead", "BloomPull", "BloomAd", "Claim", "ClaimReply", "Place", "Placed", "Attach", "Attached",
-                "Update", "Beat")) {
+                "Update", "Beats")) {
             assertTrue(kinds.contains(kind), kind + " missing from the corpus " + kinds);
         }
         for (byte[] body : bodies) {

@@ -321,6 +321,14 @@ public final class Id implements Comparable<Id> {
         return o instanceof Id other && hi == other.hi && mid == other.mid && lo == other.lo;
     }
 
+    /**
+     * Which of {@code slices} equal slices this ID falls in, for spreading periodic work on many
+     * objects (republishing, tree beats) over a period instead of doing it in one burst.
+     */
+    public int slice(int slices) {
+        return Math.floorMod(hashCode(), slices);
+    }
+
     @Override
     public int hashCode() {
         return Long.hashCode(hi) * 31 + Long.hashCode(mid) * 17 + lo;

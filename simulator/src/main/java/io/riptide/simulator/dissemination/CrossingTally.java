@@ -157,7 +157,7 @@ public final class CrossingTally implements SimNetwork.SendObserver {
      * copy), {@code arrange} (attaching, its answer, detaching, seeking a nearer parent), {@code publish}
      * (a replica's first publish, which makes it findable, with its pointer copies and acknowledgement),
      * {@code republish} (the periodic refreshes of those, kinds ending {@code (republish)}),
-     * {@code beat} (the root's periodic liveness signal), {@code update}, or {@code other}. A hop's
+     * {@code beat} (a parent's periodic liveness signal, charged to each tree it lists), {@code update}, or {@code other}. A hop's
      * acknowledgement, {@code HopAck(kind)}, is for what the hop carried.
      */
     public static String category(String kind) {
@@ -169,7 +169,7 @@ public final class CrossingTally implements SimNetwork.SendObserver {
             case "Locate", "ObjectDelivery", "Found", "LocateFailed", "ReplicaRead" -> "copy";
             case "Attach", "Attached", "Detach", "Seek", "Here" -> "arrange";
             case "Publish", "PublishAck", "PointerCopy" -> "publish";
-            case "Beat" -> "beat";
+            case "Beats" -> "beat";
             case "Update" -> "update";
             default -> "other";
         };
@@ -237,8 +237,8 @@ public final class CrossingTally implements SimNetwork.SendObserver {
             return List.of(d.guid());
         } else if (m instanceof TreeMessages.Update u) {
             return List.of(u.guid());
-        } else if (m instanceof TreeMessages.Beat b) {
-            return List.of(b.guid());
+        } else if (m instanceof TreeMessages.Beats b) {
+            return b.lines().stream().map(TreeMessages.TreeBeat::guid).toList();
         } else if (m instanceof TreeMessages.Seek s) {
             return List.of(s.guid());
         } else if (m instanceof TreeMessages.Here h) {

@@ -6,7 +6,8 @@ import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.dissemination.TreeMessages.Attach;
-import io.riptide.dolr.dissemination.TreeMessages.Beat;
+import io.riptide.dolr.dissemination.TreeMessages.Beats;
+import io.riptide.dolr.dissemination.TreeMessages.TreeBeat;
 import io.riptide.dolr.location.LocationMessages.PointerCopy;
 import io.riptide.dolr.location.LocationMessages.PointerRecord;
 import io.riptide.dolr.location.LocationMessages.Publish;
@@ -86,7 +87,7 @@ class CrossingTallyTest {
     void phasesObjectsAndUntrackedMessagesAreKeptApart() {
         tally.track(a);
         tally.track(b);
-        tally.sent(host(0, 0), host(1, 0), new Beat(a, 1, List.of())); // still in "setup"
+        tally.sent(host(0, 0), host(1, 0), new Beats(List.of(new TreeBeat(a, 1, List.of())))); // still in "setup"
         tally.phase("creation");
         PointerRecord pa = new PointerRecord(a, handle(host(0, 0)), 1, 1);
         PointerRecord pb = new PointerRecord(b, handle(host(0, 0)), 1, 1);
@@ -94,7 +95,7 @@ class CrossingTallyTest {
         tally.sent(host(0, 1), host(2, 0), new PointerCopy(List.of(pa, pb, untracked))); // both trees pay for it
         tally.sent(host(0, 1), host(2, 0), new Attach(Id.hash("other"), 1));
         tally.phase("update");
-        tally.sent(host(0, 0), host(1, 0), new Beat(a, 2, List.of()));
+        tally.sent(host(0, 0), host(1, 0), new Beats(List.of(new TreeBeat(a, 2, List.of()))));
         tally.sent(host(0, 0), host(1, 0), new Attach(a, 2));
         assertEquals(new Count(1, 2), tally.total(a, "setup"));
         assertEquals(Map.of("PointerCopy", new Count(1, 2)), tally.byKind(a, "creation"));

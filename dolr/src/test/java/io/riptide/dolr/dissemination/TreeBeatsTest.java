@@ -1,0 +1,198 @@
+package io.riptide.dolr.dissemination;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.runtime.sim.SimEnv;
+import io.riptide.core.runtime.sim.SimNetwork;
+import io.riptide.core.runtime.sim.Simulation;
+import io.riptide.core.wire.WireMessage;
+import io.riptide.dolr.dissemination.TreeMessages.Attach;
+import io.riptide.dolr.dissemination.TreeMessages.Attached;
+import io.riptide.dolr.dissemination.TreeMessages.Beats;
+import io.riptide.dolr.dissemination.TreeMessages.Detach;
+import io.riptide.dolr.dissemination.TreeMessages.TreeBeat;
+import io.riptide.dolr.dissemination.TreeMessages.Update;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a parent's beats cost and what they repair: one message a beat per child node however many
+ * trees they share, each tree listed once a listing period, and members re-attached when their
+ * parent leaves, loses an update or forgets them.
+ */
+class TreeBeatsTest {
+    private static final long MS = 1_000_000;
+    private static final Duration BEAT = Duration.ofSeconds(1);
+    private static final int ROOT = 0;
+    private static final int A = 1;
+    private static final int B = 2;
+
+    private final Simulation sim = new Simulation(11);
+    private final SimNetwork net = new SimNetwork(sim, (a, b) -> a == b ? 0 : 10 * MS);
+    private final Map<Integer, Dissemination> trees = new HashMap<>();
+    private final Map<Integer, SimEnv> envs = new HashMap<>();
+    private final Map<Integer, Map<Id, byte[]>> stores = new HashMap<>();
+    private final List<WireMessage> rootToA = new ArrayList<>();
+    /** Messages a host's dispatch drops before the tree sees them, as a lossy link would. */
+    private Predicate<WireMessage> lostAtA = m -> false;
+
+    private static byte[] v(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void hosts() {
+        net.observe((from, to, m) -> {
+            if (from == ROOT && to == A) {
+                rootToA.add(m);
+            }
+        });
+        for (int vertex : List.of(ROOT, A, B)) {
+            Map<Id, byte[]> store = stores.computeIfAbsent(vertex, v -> new HashMap<>());
+            envs.put(vertex, net.start(Id.hash("host " + vertex), vertex, env -> {
+                Dissemination d = new Dissemination(env, BEAT, 3, guid -> CompletableFuture.completedFuture(store.get(guid)),
+                        store::put, List::of);
+                trees.put(vertex, d);
+                return (from, m) -> {
+                    if (vertex != A || !lostAtA.test(m)) {
+                        dispatch(d, from, m);
+                    }
+                };
+            }));
+        }
+        trees.values().forEach(Dissemination::start);
+    }
+
+    private static void dispatch(Dissemination d, NodeHandle from, WireMessage m) {
+        if (m instanceof Attach a) {
+            d.onAttach(from, a);
+        } else if (m instanceof Attached a) {
+            d.onAttached(from, a);
+        } else if (m instanceof Detach x) {
+            d.onDetach(from, x);
+        } else if (m instanceof Update u) {
+            d.onUpdate(from, u);
+        } else if (m instanceof Beats b) {
+            d.onBeats(from, b);
+        }
+    }
+
+    private NodeHandle self(int vertex) {
+        return envs.get(vertex).self();
+    }
+
+    /** {@code guid} rooted at ROOT, held as {@code data} there and at each of {@code members}, attached in turn. */
+    private void tree(Id guid, byte[] data, int... chain) {
+        stores.get(ROOT).put(guid, data);
+        trees.get(ROOT).startTree(guid, 1);
+        int parent = ROOT;
+        for (int member : chain) {
+            stores.get(member).put(guid, data);
+            trees.get(member).join(guid, self(parent));
+            sim.runFor(100 * MS);
+            parent = member;
+        }
+    }
+
+    private NodeHandle parentOf(int vertex, Id guid) {
+        return trees.get(vertex).view(guid).parent();
+    }
+
+    @Test
+    void aParentBeatsEachChildOnceABeatAndListsEachSharedTreeOnceAListingPeriod() {
+        hosts();
+        List<Id> guids = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            Id guid = Id.hash("object " + i);
+            guids.add(guid);
+            tree(guid, v("data " + i), A);
+        }
+        sim.runFor(5_000 * MS);
+        rootToA.clear();
+        sim.runFor(Dissemination.LISTING_SLICES * BEAT.toMillis() * MS);
+
+        List<Beats> beats = rootToA.stream().filter(m -> m instanceof Beats).map(m -> (Beats) m).toList();
+        assertTrue(beats.size() >= Dissemination.LISTING_SLICES - 1 && beats.size() <= Dissemination.LISTING_SLICES + 1,
+                "one beat message a beat for 300 shared trees, not one per tree: " + beats.size() + " in "
+                        + Dissemination.LISTING_SLICES + " beats");
+        Set<Id> listed = new HashSet<>();
+        int lines = 0;
+        for (Beats b : beats) {
+            for (TreeBeat line : b.lines()) {
+                listed.add(line.guid());
+                lines++;
+            }
+        }
+        assertEquals(Set.copyOf(guids), listed, "every shared tree listed within a listing period");
+        assertTrue(lines <= 310, "each listed about once a period, not every beat: " + lines + " lines");
+        for (Id guid : guids) {
+            assertEquals(self(ROOT), parentOf(A, guid), "still attached");
+        }
+    }
+
+    @Test
+    void whenAMemberLeavesItsChildrenReattachAtOnceAndHearTheNextUpdate() {
+        hosts();
+        Id guid = Id.hash("a page");
+        tree(guid, v("one"), A, B);
+        sim.runFor(3_000 * MS);
+        assertEquals(self(A), parentOf(B, guid));
+
+        trees.get(A).leave(guid);
+        sim.runFor(200 * MS); // well within one beat: the leaving member says so
+        assertEquals(self(ROOT), parentOf(B, guid), "re-attached to the next ancestor up");
+
+        trees.get(ROOT).publish(guid, v("two"), 2);
+        sim.runFor(200 * MS);
+        assertArrayEquals(v("two"), stores.get(B).get(guid));
+    }
+
+    @Test
+    void aLostUpdateIsAskedForAgainAfterTheNextBeatListsTheNewStamp() {
+        hosts();
+        Id guid = Id.hash("a changing page");
+        tree(guid, v("one"), A);
+        sim.runFor(3_000 * MS);
+
+        lostAtA = m -> m instanceof Update;
+        trees.get(ROOT).publish(guid, v("two"), 2);
+        sim.runFor(200 * MS);
+        assertArrayEquals(v("one"), stores.get(A).get(guid), "the update was lost");
+        lostAtA = m -> false;
+
+        sim.runFor(2 * BEAT.toMillis() * MS); // not a listing period: the change is listed at the next beat
+        assertArrayEquals(v("two"), stores.get(A).get(guid));
+    }
+
+    @Test
+    void aMemberItsParentForgotReattachesOnceTheTreeGoesUnlisted() {
+        hosts();
+        Id forgotten = Id.hash("forgotten");
+        Id kept = Id.hash("kept");
+        tree(forgotten, v("f"), A);
+        tree(kept, v("k"), A);
+        sim.runFor(3_000 * MS);
+
+        // The root drops A as a child of one tree without A hearing (a detach A never sent, say);
+        // the other tree's beats keep the link alive, so only the missing listing can tell A.
+        trees.get(ROOT).onDetach(self(A), new Detach(forgotten));
+        assertTrue(trees.get(ROOT).view(forgotten).children().isEmpty());
+
+        long period = Dissemination.LISTING_SLICES * BEAT.toMillis() * MS;
+        sim.runFor(4 * period);
+        assertEquals(List.of(self(A)), trees.get(ROOT).view(forgotten).children(), "A asked to be a child again");
+        assertEquals(self(ROOT), parentOf(A, kept));
+    }
+}
