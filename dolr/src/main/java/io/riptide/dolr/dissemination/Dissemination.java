@@ -145,8 +145,14 @@ public final class Dissemination {
         t.lastHeard = env.nowNanos();
         t.lastListed = t.lastHeard;
         t.candidates = List.of(parent);
-        t.attachSentAt = t.lastHeard;
-        env.send(parent.address(), new Attach(guid, t.stamp));
+        // Name the data held: copied from this parent a moment ago, it is most likely the parent's, which
+        // then need not come again (over the parent's uplink, when the copy came from another stub).
+        OnLoop.then(env, read.apply(guid), data -> {
+            if (trees.get(guid) == t && !t.root) {
+                t.attachSentAt = env.nowNanos();
+                env.send(parent.address(), new Attach(guid, t.stamp, data == null ? new byte[0] : ContentDigest.of(data)));
+            }
+        });
     }
 
     /** The replica of {@code guid} here is gone: leave its tree, telling the parent and the children (who re-attach). */
@@ -208,13 +214,16 @@ public final class Dissemination {
         boolean crossing = t != null && t.moveTarget != null && t.moveTarget.id().equals(from.id())
                 && env.self().id().compareTo(from.id()) > 0;
         if (t == null || ancestor || crossing || from.id().equals(env.self().id()) || (!t.root && t.parent == null)) {
-            env.send(from.address(), new Attached(attach.guid(), false, List.of(), 0, new byte[0]));
+            env.send(from.address(), new Attached(attach.guid(), false, List.of(), 0, new byte[0], false));
             return;
         }
         t.children.put(from.id(), from);
         CompletableFuture<byte[]> copy = t.stamp > attach.stamp() ? read.apply(attach.guid()) : CompletableFuture.completedFuture(null);
-        OnLoop.then(env, copy, data ->
-                env.send(from.address(), new Attached(attach.guid(), true, pathBelow(t), t.stamp, data == null ? new byte[0] : data)));
+        OnLoop.then(env, copy, data -> {
+            boolean same = data != null && attach.digest().length > 0 && Arrays.equals(ContentDigest.of(data), attach.digest());
+            byte[] sent = data == null || same ? new byte[0] : data;
+            env.send(from.address(), new Attached(attach.guid(), true, pathBelow(t), t.stamp, sent, same));
+        });
     }
 
     /** The answer to this node's attach. */
@@ -255,7 +264,10 @@ public final class Dissemination {
         if (newParent && !move) {
             seekNearer(a.guid(), t, 0);
         }
-        if (a.stamp() > t.stamp && a.data().length > 0) {
+        if (a.same() && a.stamp() > t.stamp) {
+            t.stamp = a.stamp(); // the data held is the parent's at its stamp
+            t.changed = true;
+        } else if (a.stamp() > t.stamp && a.data().length > 0) {
             Update refused = t.refused;
             t.refused = null;
             OnLoop.then(env, read.apply(a.guid()), previous -> {

@@ -18,16 +18,27 @@ public final class TreeMessages {
     private TreeMessages() {
     }
 
-    /** A replica holder (holding data as new as {@code stamp}) asks to become a child of the receiver in {@code guid}'s tree. */
-    public record Attach(Id guid, long stamp) implements WireMessage {
+    /**
+     * A replica holder (holding data as new as {@code stamp}) asks to become a child of the receiver
+     * in {@code guid}'s tree. {@code digest}, the SHA-256 of the data it holds (or empty), lets a
+     * parent whose data is the same say so instead of sending it again: a new replica attaches to the
+     * member it just copied from, whose data it already has.
+     */
+    public record Attach(Id guid, long stamp, byte[] digest) implements WireMessage {
+        /** An attach that names no data held. */
+        public Attach(Id guid, long stamp) {
+            this(guid, stamp, new byte[0]);
+        }
     }
 
     /**
      * The answer to {@link Attach}: accepted (with the parent's path from the root, itself last, and
      * its current data if newer than the child's {@code stamp}), or refused (the asker is an ancestor,
-     * or the receiver is no member).
+     * or the receiver is no member). {@code same}: the parent's data at {@code stamp} is what the
+     * attach's digest names, so none is sent and the child takes the stamp for the data it holds.
      */
-    public record Attached(Id guid, boolean accepted, List<NodeHandle> path, long stamp, byte[] data) implements WireMessage {
+    public record Attached(Id guid, boolean accepted, List<NodeHandle> path, long stamp, byte[] data, boolean same)
+            implements WireMessage {
     }
 
     /**
@@ -106,11 +117,13 @@ public final class TreeMessages {
 
     /** Registers these messages in {@code codec} (tags 90–99; 94, the per-tree beat of wire version 5 and earlier, is retired). */
     public static void register(MessageCodec codec) {
-        codec.register(90, Attach.class, (m, out) -> out.id(m.guid()).i64(m.stamp()), in -> new Attach(in.id(), in.i64()));
+        codec.register(90, Attach.class, (m, out) -> out.id(m.guid()).i64(m.stamp()).bytes(m.digest()),
+                in -> new Attach(in.id(), in.i64(), digest(in, true)));
         codec.register(91, Attached.class,
-                (m, out) -> out.id(m.guid()).bool(m.accepted()).list(m.path(), (w, h) -> w.handle(h)).i64(m.stamp()).bytes(m.data()),
+                (m, out) -> out.id(m.guid()).bool(m.accepted()).list(m.path(), (w, h) -> w.handle(h)).i64(m.stamp()).bytes(m.data())
+                        .bool(m.same()),
                 in -> new Attached(in.id(), in.bool(), in.list(MAX_DEPTH, r -> r.handle()), in.i64(),
-                        in.bytes(LocationMessages.MAX_READ_BYTES)));
+                        in.bytes(LocationMessages.MAX_READ_BYTES), in.bool()));
         codec.register(92, Detach.class, (m, out) -> out.id(m.guid()), in -> new Detach(in.id()));
         codec.register(93, Update.class,
                 (m, out) -> out.id(m.guid()).i64(m.stamp()).list(m.path(), (w, h) -> w.handle(h))

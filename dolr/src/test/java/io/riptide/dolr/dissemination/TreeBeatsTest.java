@@ -29,9 +29,9 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a parent's beats cost and what they repair: one message a beat per child node however many
- * trees they share, each tree listed once a listing period, and members re-attached when their
- * parent leaves, loses an update or forgets them.
+ * What keeping a tree costs and what its upkeep repairs: one beat message a beat per child node
+ * however many trees they share, each tree listed once a listing period; members re-attached when
+ * their parent leaves, loses an update or forgets them; and no second copy of data the child holds.
  */
 class TreeBeatsTest {
     private static final long MS = 1_000_000;
@@ -46,6 +46,7 @@ class TreeBeatsTest {
     private final Map<Integer, SimEnv> envs = new HashMap<>();
     private final Map<Integer, Map<Id, byte[]>> stores = new HashMap<>();
     private final List<WireMessage> rootToA = new ArrayList<>();
+    private final List<WireMessage> aToRoot = new ArrayList<>();
     /** Messages a host's dispatch drops before the tree sees them, as a lossy link would. */
     private Predicate<WireMessage> lostAtA = m -> false;
 
@@ -57,6 +58,8 @@ class TreeBeatsTest {
         net.observe((from, to, m) -> {
             if (from == ROOT && to == A) {
                 rootToA.add(m);
+            } else if (from == A && to == ROOT) {
+                aToRoot.add(m);
             }
         });
         for (int vertex : List.of(ROOT, A, B)) {
@@ -194,5 +197,41 @@ class TreeBeatsTest {
         sim.runFor(4 * period);
         assertEquals(List.of(self(A)), trees.get(ROOT).view(forgotten).children(), "A asked to be a child again");
         assertEquals(self(ROOT), parentOf(A, kept));
+    }
+
+    @Test
+    void aReplicaAttachingToTheMemberItCopiedFromIsNotSentTheDataAgain() {
+        hosts();
+        Id guid = Id.hash("a large object");
+        byte[] data = new byte[200_000];
+        new java.util.Random(3).nextBytes(data);
+        tree(guid, data, A);
+        sim.runFor(10_000 * MS);
+
+        List<Attached> answers = rootToA.stream().filter(m -> m instanceof Attached).map(m -> (Attached) m).toList();
+        assertEquals(1, answers.size());
+        assertTrue(answers.get(0).same(), "the root confirms the data A holds");
+        assertEquals(0, answers.get(0).data().length, "and does not send it again");
+        assertEquals(1, aToRoot.stream().filter(m -> m instanceof Attach).count(), "A took the stamp: no asking again");
+
+        byte[] next = data.clone();
+        next[0] ^= 1;
+        trees.get(ROOT).publish(guid, next, 2);
+        sim.runFor(200 * MS);
+        assertArrayEquals(next, stores.get(A).get(guid), "and updates reach it");
+    }
+
+    @Test
+    void aReplicaHoldingOtherDataThanItsParentIsSentTheParentsData() {
+        hosts();
+        Id guid = Id.hash("an object that changed meanwhile");
+        stores.get(A).put(guid, v("old"));
+        stores.get(ROOT).put(guid, v("new"));
+        trees.get(ROOT).startTree(guid, 5);
+        trees.get(A).join(guid, self(ROOT));
+        sim.runFor(1_000 * MS);
+
+        assertArrayEquals(v("new"), stores.get(A).get(guid));
+        assertEquals(5, trees.get(A).view(guid).stamp());
     }
 }
