@@ -10,6 +10,7 @@ import io.riptide.gateway.GatewayConfig;
 import io.riptide.proxy.cache.InsertPolicy;
 import io.riptide.proxy.cache.OverlayCacheConfig;
 import io.riptide.simulator.agents.Agents;
+import io.riptide.simulator.agents.ClientResult;
 import io.riptide.simulator.agents.OriginDocument;
 import io.riptide.simulator.agents.SimulatedProxies;
 import io.riptide.simulator.agents.SimulatedProxy;
@@ -212,6 +213,7 @@ public final class TraceReplayScenario implements Scenario {
         long perClientBytes = Math.max(1, cacheBytes / Math.max(1, users));
         long maxObject = gatewayConfig.maxObjectBytes();
         long[] riptide = new long[2]; // hits, hit bytes
+        long[] gatewayStoreHits = new long[1]; // of those, answered from a gateway's store
         long[] sharedHits = new long[2];
         long[] clientHits = new long[2];
         long totalBytes = 0;
@@ -268,12 +270,21 @@ public final class TraceReplayScenario implements Scenario {
             // The first request for a new version is a miss everywhere (a cache cannot have known it).
             boolean newVersion = before == null || before != size;
             String repeat = repeats.asked(r.url(), r.group(), world.simulation().now(), storable && !newVersion);
+            long fetchedBefore = origin.fetches(r.url());
             proxy.get(r.url(), result -> {
                 answered[0]++;
-                (result.fromCache() ? hitLatencies : missLatencies).add(result.latencyNanos() / 1e6);
-                sources.merge(result.source() + (result.fromCache() && result.bodyBytes() != size ? "_OLD_VERSION" : ""),
+                // A gateway's answer is a hit of its store when nobody fetched the URL from the origin while
+                // this request was out: the gateway held it (its bytes count in Riptide's storage, which the
+                // equal-storage baseline is given). Any fetch meanwhile, even another request's, makes it a miss.
+                boolean gatewayStore = result.source() == ClientResult.Source.GATEWAY_MISS && origin.fetches(r.url()) == fetchedBefore;
+                boolean cached = result.fromCache() || gatewayStore;
+                (cached ? hitLatencies : missLatencies).add(result.latencyNanos() / 1e6);
+                sources.merge((gatewayStore ? "GATEWAY_STORE" : result.source().name()) + (cached && result.bodyBytes() != size ? "_OLD_VERSION" : ""),
                         1L, Long::sum);
-                if (result.fromCache() && result.bodyBytes() == size && !newVersion) {
+                if (cached && result.bodyBytes() == size && !newVersion) {
+                    if (gatewayStore) {
+                        gatewayStoreHits[0]++;
+                    }
                     riptide[0]++;
                     riptide[1] += size;
                 } else if (repeat != null) {
@@ -335,6 +346,8 @@ public final class TraceReplayScenario implements Scenario {
                 .put("busiest_lab_uplink_offered_share", busiestLabUplinkShare)
                 .put("origin_think_mean_s", originThinkS)
                 .put("hit_ratio", hitRatio)
+                .put("gateway_store_hits", gatewayStoreHits[0])
+                .put("hit_ratio_without_gateway_store", (riptide[0] - gatewayStoreHits[0]) / (double) n)
                 .put("byte_hit_ratio", riptide[1] / (double) totalBytes)
                 .put("shared_proxy_hit_ratio", sharedRatio)
                 .put("shared_proxy_byte_hit_ratio", sharedHits[1] / (double) totalBytes)

@@ -152,6 +152,29 @@ class TraceReplayScenarioTest {
     }
 
     @Test
+    void aGatewayAnswerNobodyFetchedForIsAHitOfTheGatewaysStore() throws Exception {
+        Path trace = dir.resolve("store.tsv");
+        // Users 1 and 3 of one lab are on different proxies; the second asks (500 ms later) once the gateway has
+        // fetched and stored the first's object but before its publish is found in the overlay, so its proxy asks
+        // the gateway too, which answers from what it just stored. (At 450 ms the second joins the fetch still
+        // under way, and both answers count as misses; from 550 ms the second reads the published copy.)
+        Files.writeString(trace, "#ts_sec\tts_usec\tuser_id\tmachine\tsession_start\tgroup\tmonth_dir\turl\tbytes\tretrieval_s\n"
+                + line(0, "1", "272", "http://a.example/A", 1000)
+                + line(1, "3", "272", "http://a.example/A", 1000));
+        Path out = Files.createDirectories(dir.resolve("store"));
+        new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("trace", trace.toString(),
+                "nodes", "300", "rate", "2", "settle-s", "20", "proxies-per-lab", "3",
+                "insert-policy", "through-gateway")), Progress.silent()));
+        JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
+        assertEquals(1, json.get("riptide_answers").get("gateway_miss").asInt(), json.toString());
+        assertEquals(1, json.get("riptide_answers").path("gateway_store").asInt(), json.toString());
+        assertEquals(1, json.get("gateway_origin_fetches").asInt(), "fetched once, for the first request");
+        assertEquals(1, json.get("gateway_store_hits").asInt());
+        assertEquals(0.5, json.get("hit_ratio").asDouble(), 1e-9);
+        assertEquals(0.0, json.get("hit_ratio_without_gateway_store").asDouble(), 1e-9);
+    }
+
+    @Test
     void anUnknownGatewayPlacementIsAClearError() {
         ScenarioOptionException e = assertThrows(ScenarioOptionException.class, () -> new TraceReplayScenario().run(
                 new ScenarioContext(1, dir, new ScenarioOptions(Map.of("trace", handTraceUnchecked(), "gateways", "moon")),
