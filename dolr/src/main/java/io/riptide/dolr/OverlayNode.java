@@ -21,14 +21,6 @@ import io.riptide.dolr.client.ClientMessages.ClientAsk;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
 import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.dissemination.Dissemination;
-import io.riptide.dolr.dissemination.TreeMessages.Attach;
-import io.riptide.dolr.dissemination.TreeMessages.Attached;
-import io.riptide.dolr.dissemination.TreeMessages.Beats;
-import io.riptide.dolr.dissemination.TreeMessages.Detach;
-import io.riptide.dolr.dissemination.TreeMessages.Here;
-import io.riptide.dolr.dissemination.TreeMessages.Nearby;
-import io.riptide.dolr.dissemination.TreeMessages.Seek;
-import io.riptide.dolr.dissemination.TreeMessages.Update;
 import io.riptide.dolr.dissemination.TreeStats;
 import io.riptide.dolr.dissemination.TreeView;
 import io.riptide.dolr.lease.LeaseMessages.Claim;
@@ -70,11 +62,13 @@ import io.riptide.dolr.membership.MembershipMessages.LeafSetRequest;
 import io.riptide.dolr.membership.MembershipMessages.Leave;
 import io.riptide.dolr.membership.MembershipMessages.RowRequest;
 import io.riptide.dolr.membership.Prober;
+import io.riptide.dolr.placement.MasterForwarding;
 import io.riptide.dolr.placement.PlaceResult;
 import io.riptide.dolr.placement.Placement;
 import io.riptide.dolr.placement.PlacementMessages.Place;
 import io.riptide.dolr.placement.PlacementMessages.Placed;
 import io.riptide.dolr.placement.PlacementMessages.Distances;
+import io.riptide.dolr.placement.PlacementMessages.ForwardedReplica;
 import io.riptide.dolr.placement.PlacementMessages.DistancesRequest;
 import io.riptide.dolr.placement.PlacementMessages.Replicate;
 import io.riptide.dolr.placement.PlacementMessages.Replicated;
@@ -128,6 +122,7 @@ public final class OverlayNode implements MessageHandler {
     private final Location location;
     private final Placement placement;
     private final Replication replication;
+    private final MasterForwarding forwarding;
     private final RemoteDistances distances;
     private final Leases leases;
     private final AccessPoint access;
@@ -168,7 +163,7 @@ public final class OverlayNode implements MessageHandler {
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
                 config.bloomHashes(), this::heldObjects, this::measure);
-        this.store = storage.open(env, this::onEvicted, localArea::heldByNeighbour);
+        this.store = storage.openHandingOver(env, this::onEvicted, localArea::heldByNeighbour);
         List<Id> recovered = store.guids(); // held before a restart: published once the node has joined
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined(), peer -> membership().learn(peer));
@@ -222,6 +217,7 @@ public final class OverlayNode implements MessageHandler {
                     announce(guid);
                     tree().join(guid, copiedFrom);
                 }, this::dropReplica, this::anyWithinReach, config.locateDeadline().multipliedBy(2), 100_000);
+        this.forwarding = new MasterForwarding(env, localArea, store, this::storeReplica, (guid, parent) -> tree().join(guid, parent));
         this.distances = new RemoteDistances(env, this::measure, config.locateDeadline().multipliedBy(2));
         forwarder.handle(Join.class, membership);
         forwarder.handle(Publish.class, location.publishHandler());
@@ -387,20 +383,27 @@ public final class OverlayNode implements MessageHandler {
     /** Drops the replica of {@code guid} held here and withdraws its pointers. */
     public void dropReplica(Id guid) {
         replication.forget(guid);
+        forwarding.forget(guid);
         if (store.remove(guid)) {
             location.unpublish(guid);
             dissemination.leave(guid);
         }
     }
 
-    private void onEvicted(Id guid) {
+    /** {@code replica}: the evicted bytes, where the store can hand them over (in memory), else null. */
+    private void onEvicted(Id guid, byte[] replica) {
         evictions++;
-        if (localArea.heldByNeighbour(guid)) {
+        boolean master = !localArea.heldByNeighbour(guid);
+        if (!master) {
             nonMasterEvictions++;
         }
         replication.forget(guid);
         location.unpublish(guid);
-        dissemination.leave(guid);
+        TreeView tree = dissemination.view(guid);
+        boolean stillRoot = dissemination.evicted(guid, master && replica != null);
+        // The neighbourhood's last copy goes to a neighbour, which takes this node's place in the tree
+        // (under this node's parent, or under this node when it stays the tree's root without the data).
+        forwarding.evicted(guid, replica, master, stillRoot ? env.self() : tree == null ? null : tree.parent());
     }
 
     /** Finds the nearest replica of {@code guid} within {@code ttl} hops, consulting Bloom filters first if {@code useBloom}. */
@@ -628,22 +631,8 @@ public final class OverlayNode implements MessageHandler {
             membership.onRowReply(from, reply);
         } else if (m instanceof Found found) {
             location.onFound(from, found);
-        } else if (m instanceof Attach attach) {
-            dissemination.onAttach(from, attach);
-        } else if (m instanceof Attached attached) {
-            dissemination.onAttached(from, attached);
-        } else if (m instanceof Update update) {
-            dissemination.onUpdate(from, update);
-        } else if (m instanceof Beats beats) {
-            dissemination.onBeats(from, beats);
-        } else if (m instanceof Detach detach) {
-            dissemination.onDetach(from, detach);
-        } else if (m instanceof Seek seek) {
-            dissemination.onSeek(from, seek);
-        } else if (m instanceof Here here) {
-            dissemination.onHere(from, here);
-        } else if (m instanceof Nearby nearby) {
-            dissemination.onNearby(from, nearby);
+        } else if (dissemination.handle(from, m)) {
+            return;
         } else if (m instanceof ClientRead read) {
             access.onRead(from, read);
         } else if (m instanceof ClientAnycast anycast) {
@@ -680,6 +669,8 @@ public final class OverlayNode implements MessageHandler {
             replication.onReplicate(from, replicate);
         } else if (m instanceof Replicated replicated) {
             replication.onReplicated(from, replicated);
+        } else if (m instanceof ForwardedReplica forwarded) {
+            forwarding.onForwarded(from, forwarded);
         } else if (m instanceof Retire retire) {
             replication.onRetire(from, retire);
         } else if (m instanceof DistancesRequest request) {
@@ -735,6 +726,11 @@ public final class OverlayNode implements MessageHandler {
     /** Of those, copies a local-area neighbour's filter said it also held (the master-preserving rule's choice, or chance). */
     public long nonMasterEvictions() {
         return nonMasterEvictions;
+    }
+
+    /** What N-chance forwarding of evicted masters did here: forwarded, accepted, declined, dropped at the chain bound. */
+    public MasterForwarding.Stats masterForwards() {
+        return forwarding.stats();
     }
 
     /** The disk tier's counters if this node keeps its replicas on disk; empty for an in-memory store. */

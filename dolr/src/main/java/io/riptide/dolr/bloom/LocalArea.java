@@ -532,6 +532,21 @@ public final class LocalArea {
         return false;
     }
 
+    /**
+     * The neighbours whose filter's level 1 does not claim {@code guid} (a neighbour whose filter has
+     * not arrived claims nothing), nearest first.
+     */
+    public List<NodeHandle> neighboursWithout(Id guid) {
+        List<NodeHandle> without = new ArrayList<>();
+        for (NodeHandle n : neighbours) {
+            AttenuatedBloomFilter f = filters.get(n.id());
+            if (f == null || !f.level(1).mightContain(guid)) {
+                without.add(n);
+            }
+        }
+        return without;
+    }
+
     /** Neighbours whose filters have arrived. */
     public int filtersHeld() {
         return filters.size();

@@ -3,6 +3,7 @@ package io.riptide.dolr.dissemination;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.delta.ContentDigest;
 import io.riptide.dolr.delta.DeltaDecoder;
 import io.riptide.dolr.delta.DeltaEncoder;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +82,8 @@ public final class Dissemination {
 
     private static final class Tree {
         boolean root;
+        // A root whose data was evicted: it keeps the tree while it has children, for the next version.
+        boolean dataless;
         NodeHandle parent;
         List<NodeHandle> path = List.of();
         final Map<Id, NodeHandle> children = new LinkedHashMap<>();
@@ -116,6 +120,30 @@ public final class Dissemination {
         this.write = write;
         // As long as a member goes on seeking: its rounds' gaps double from one silence period.
         this.seekers = new RecentSeekers(REMEMBERED_SEEKER_TREES, beat.toNanos() * missedBeats << SEEK_ROUNDS);
+    }
+
+    /** Hands {@code m} to its handler here if it is a tree message; false if it is not one. */
+    public boolean handle(NodeHandle from, WireMessage m) {
+        if (m instanceof Attach a) {
+            onAttach(from, a);
+        } else if (m instanceof Attached a) {
+            onAttached(from, a);
+        } else if (m instanceof Update u) {
+            onUpdate(from, u);
+        } else if (m instanceof Beats b) {
+            onBeats(from, b);
+        } else if (m instanceof Detach d) {
+            onDetach(from, d);
+        } else if (m instanceof Seek s) {
+            onSeek(from, s);
+        } else if (m instanceof Here h) {
+            onHere(from, h);
+        } else if (m instanceof Nearby n) {
+            onNearby(from, n);
+        } else {
+            return false;
+        }
+        return true;
     }
 
     /** Starts the beat and repair timer. */
@@ -155,6 +183,26 @@ public final class Dissemination {
         });
     }
 
+    /**
+     * The replica of {@code guid} here was evicted to make room. A member leaves the tree; a root with
+     * children stays its root without the data: the tree is how the object's next version reaches the
+     * replicas, and its root is where that version comes from (a gateway that evicted its copy still
+     * fetches the next one), so dissolving it would leave every replica serving the old version. So
+     * does a root without children whose copy is being handed to a neighbour ({@code handedOver}),
+     * which will attach under it. The tree goes when its last child leaves, or after
+     * {@code missedBeats} listing periods without one. Returns whether this node is still in the tree.
+     */
+    public boolean evicted(Id guid, boolean handedOver) {
+        Tree t = trees.get(guid);
+        if (t != null && t.root && (handedOver || !t.children.isEmpty())) {
+            t.dataless = true;
+            t.lastHeard = env.nowNanos();
+            return true;
+        }
+        leave(guid);
+        return false;
+    }
+
     /** The replica of {@code guid} here is gone: leave its tree, telling the parent and the children (who re-attach). */
     public void leave(Id guid) {
         Tree t = trees.remove(guid);
@@ -177,6 +225,7 @@ public final class Dissemination {
         }
         t.stamp = Math.max(t.stamp + 1, stamp);
         t.changed = true;
+        t.dataless = false;
         OnLoop.then(env, read.apply(guid), previous -> {
             write.accept(guid, data);
             pushDown(guid, t, previous, data, ContentDigest.of(data));
@@ -310,6 +359,9 @@ public final class Dissemination {
             t.candidates = t.candidates.stream().filter(h -> !h.id().equals(from.id())).toList();
         } else {
             t.children.remove(from.id());
+            if (t.dataless && t.children.isEmpty()) {
+                trees.remove(d.guid()); // nobody left for a next version to reach
+            }
         }
     }
 
@@ -559,9 +611,14 @@ public final class Dissemination {
         int slice = (int) (beats++ % LISTING_SLICES);
         Map<Id, ChildBeat> out = new LinkedHashMap<>();
         Set<Id> parents = new HashSet<>();
-        for (Map.Entry<Id, Tree> e : trees.entrySet()) {
+        for (Iterator<Map.Entry<Id, Tree>> it = trees.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Id, Tree> e = it.next();
             Id guid = e.getKey();
             Tree t = e.getValue();
+            if (t.dataless && t.children.isEmpty() && now - t.lastHeard > silence * LISTING_SLICES) {
+                it.remove(); // the copy handed over never attached
+                continue;
+            }
             if (!t.root) {
                 if (t.parent != null) {
                     parents.add(t.parent.id());

@@ -6,6 +6,7 @@ import io.riptide.core.wire.MessageCodec;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.core.wire.WireReader;
 import io.riptide.core.wire.WireWriter;
+import io.riptide.dolr.location.LocationMessages;
 import java.util.List;
 
 /** The messages of the replica-placement primitive. */
@@ -59,6 +60,16 @@ public final class PlacementMessages {
         }
     }
 
+    /**
+     * A local-area neighbour's last copy of {@code guid} (the bytes its store held), which it had to
+     * evict: hold it as a replica if that evicts no last copy of the receiver's own, else drop it (see
+     * {@code MasterForwarding}). {@code passes}: how many times this copy has been forwarded, this
+     * time included. {@code treeParent}: the sender's parent in the object's dissemination tree (none
+     * or one), which the receiver attaches to, so that the copy hears the object's updates.
+     */
+    public record ForwardedReplica(Id guid, int passes, byte[] data, List<NodeHandle> treeParent) implements WireMessage {
+    }
+
     /** Registers these messages in {@code codec} (tags 60–69). */
     public static void register(MessageCodec codec) {
         codec.register(60, Place.class,
@@ -77,5 +88,8 @@ public final class PlacementMessages {
                 in -> new DistancesRequest(in.i64(), in.list(MAX_TARGETS, WireReader::handle)));
         codec.register(68, Distances.class, (m, out) -> out.i64(m.requestId()).list(m.rttMicros(), WireWriter::i64),
                 in -> new Distances(in.i64(), in.list(MAX_TARGETS, WireReader::i64)));
+        codec.register(69, ForwardedReplica.class,
+                (m, out) -> out.id(m.guid()).u8(m.passes()).bytes(m.data()).list(m.treeParent(), WireWriter::handle),
+                in -> new ForwardedReplica(in.id(), in.u8(), in.bytes(LocationMessages.MAX_READ_BYTES), in.list(1, WireReader::handle)));
     }
 }

@@ -5,6 +5,7 @@ import io.riptide.core.runtime.Env;
 import io.riptide.core.store.ContentStore;
 import io.riptide.core.store.MapTier;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -31,6 +32,12 @@ public record MemoryStorage(long maxBytes, int maxReplicas) implements ReplicaSt
 
     @Override
     public ContentStore open(Env env, Consumer<Id> evicted, Predicate<Id> heldNearby) {
+        return openHandingOver(env, (guid, replica) -> evicted.accept(guid), heldNearby);
+    }
+
+    /** The tier hands its evicted records' values to the store, which hands each evicted object's replica on. */
+    @Override
+    public ContentStore openHandingOver(Env env, BiConsumer<Id, byte[]> evicted, Predicate<Id> heldNearby) {
         // The tier asks the store which objects a record serves; the store exists once open returns.
         AtomicReference<ContentStore> store = new AtomicReference<>();
         Predicate<Id> nonMaster = key -> {
@@ -38,7 +45,7 @@ public record MemoryStorage(long maxBytes, int maxReplicas) implements ReplicaSt
             return s != null && s.everyObjectOf(key, heldNearby);
         };
         // MapTier reports evictions during the put that caused them, on the caller's thread: the loop.
-        store.set(ContentStore.open(hook -> new MapTier(maxBytes, 2L * maxReplicas, hook, nonMaster), evicted,
+        store.set(ContentStore.openHandingOver(hook -> new MapTier(maxBytes, 2L * maxReplicas, hook::evicted, nonMaster), evicted,
                 ContentStore.ReplacedBodies.DROP));
         return store.get();
     }

@@ -3,6 +3,7 @@ package io.riptide.dolr.store;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.store.ContentStore;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -18,6 +19,15 @@ public interface ReplicaStorage {
      * for tiers that prefer evicting such copies.
      */
     ContentStore open(Env env, Consumer<Id> evicted, Predicate<Id> heldNearby);
+
+    /**
+     * As {@link #open}, handing {@code evicted} each evicted object's replica with its GUID, byte
+     * for byte, where the store can (so the node can pass the neighbourhood's last copy on); null
+     * where it cannot. The default, for stores that cannot (on disk): always null.
+     */
+    default ContentStore openHandingOver(Env env, BiConsumer<Id, byte[]> evicted, Predicate<Id> heldNearby) {
+        return open(env, guid -> evicted.accept(guid, null), heldNearby);
+    }
 
 
     /** An in-memory store of at most {@code maxBytes} of records and {@code maxReplicas} objects. */

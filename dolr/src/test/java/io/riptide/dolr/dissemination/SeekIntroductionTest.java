@@ -7,15 +7,6 @@ import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.sim.SimEnv;
 import io.riptide.core.runtime.sim.SimNetwork;
 import io.riptide.core.runtime.sim.Simulation;
-import io.riptide.core.wire.WireMessage;
-import io.riptide.dolr.dissemination.TreeMessages.Attach;
-import io.riptide.dolr.dissemination.TreeMessages.Attached;
-import io.riptide.dolr.dissemination.TreeMessages.Beats;
-import io.riptide.dolr.dissemination.TreeMessages.Detach;
-import io.riptide.dolr.dissemination.TreeMessages.Here;
-import io.riptide.dolr.dissemination.TreeMessages.Nearby;
-import io.riptide.dolr.dissemination.TreeMessages.Seek;
-import io.riptide.dolr.dissemination.TreeMessages.Update;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,7 +42,7 @@ class SeekIntroductionTest {
                     guid -> CompletableFuture.completedFuture("v1".getBytes(StandardCharsets.UTF_8)), (guid, data) -> { },
                     () -> area(vertex));
             trees.put(vertex, d);
-            return (from, m) -> dispatch(d, from, m);
+            return (from, m) -> d.handle(from, m);
         }));
     }
 
@@ -61,26 +52,6 @@ class SeekIntroductionTest {
             out.add(envs.get(n).self());
         }
         return out;
-    }
-
-    private static void dispatch(Dissemination d, NodeHandle from, WireMessage m) {
-        if (m instanceof Attach a) {
-            d.onAttach(from, a);
-        } else if (m instanceof Attached a) {
-            d.onAttached(from, a);
-        } else if (m instanceof Detach x) {
-            d.onDetach(from, x);
-        } else if (m instanceof Update u) {
-            d.onUpdate(from, u);
-        } else if (m instanceof Beats b) {
-            d.onBeats(from, b);
-        } else if (m instanceof Seek s) {
-            d.onSeek(from, s);
-        } else if (m instanceof Here h) {
-            d.onHere(from, h);
-        } else if (m instanceof Nearby n) {
-            d.onNearby(from, n);
-        }
     }
 
     private int parentOf(int vertex) {

@@ -70,26 +70,12 @@ class TreeBeatsTest {
                 trees.put(vertex, d);
                 return (from, m) -> {
                     if (vertex != A || !lostAtA.test(m)) {
-                        dispatch(d, from, m);
+                        d.handle(from, m);
                     }
                 };
             }));
         }
         trees.values().forEach(Dissemination::start);
-    }
-
-    private static void dispatch(Dissemination d, NodeHandle from, WireMessage m) {
-        if (m instanceof Attach a) {
-            d.onAttach(from, a);
-        } else if (m instanceof Attached a) {
-            d.onAttached(from, a);
-        } else if (m instanceof Detach x) {
-            d.onDetach(from, x);
-        } else if (m instanceof Update u) {
-            d.onUpdate(from, u);
-        } else if (m instanceof Beats b) {
-            d.onBeats(from, b);
-        }
     }
 
     private NodeHandle self(int vertex) {
@@ -233,5 +219,32 @@ class TreeBeatsTest {
 
         assertArrayEquals(v("new"), stores.get(A).get(guid));
         assertEquals(5, trees.get(A).view(guid).stamp());
+    }
+
+    @Test
+    void aRootThatEvictsItsCopyKeepsTheTreeSoTheNextVersionStillReachesTheReplicas() {
+        hosts();
+        Id guid = Id.hash("a page its gateway evicted");
+        Id alone = Id.hash("a page nobody else holds");
+        tree(guid, v("one"), A);
+        tree(alone, v("x"));
+        sim.runFor(3_000 * MS);
+
+        stores.get(ROOT).remove(guid);
+        assertTrue(trees.get(ROOT).evicted(guid, false), "a root with children stays the root");
+        assertTrue(!trees.get(ROOT).evicted(alone, false) && trees.get(ROOT).view(alone) == null, "one without children goes");
+        sim.runFor(10 * BEAT.toMillis() * MS);
+        assertEquals(self(ROOT), parentOf(A, guid), "the replica stays attached");
+
+        trees.get(ROOT).publish(guid, v("two"), 2);
+        sim.runFor(200 * MS);
+        assertArrayEquals(v("two"), stores.get(A).get(guid), "the next version reaches it");
+        assertArrayEquals(v("two"), stores.get(ROOT).get(guid), "and the root holds it again");
+
+        stores.get(ROOT).remove(guid);
+        trees.get(ROOT).evicted(guid, false);
+        trees.get(A).leave(guid);
+        sim.runFor(200 * MS);
+        assertEquals(null, trees.get(ROOT).view(guid), "a root without data or children forgets the tree");
     }
 }

@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.id.Id;
 import io.riptide.core.store.ContentStore;
+import io.riptide.core.store.MapTier;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -119,5 +122,41 @@ class MemoryStorageTest {
         store.put(B, bytes(1000, 3));
         assertEquals(2, store.bodies(), "a body another object still uses stays");
         assertArrayEquals(bytes(1000, 2), store.get(A).join());
+    }
+
+    @Test
+    void anEvictedObjectIsHandedOverByteForByteWhicheverOfItsRecordsWentFirst() {
+        Map<Id, byte[]> handed = new LinkedHashMap<>();
+        ContentStore store = new MemoryStorage(1 << 20, 2).openHandingOver(null, handed::put, guid -> false);
+        store.put(A, bytes(10, 7));
+        store.put(B, bytes(10, 7)); // A and B share one body record
+        store.get(A).join(); // now B's object record is the oldest, the shared body the newest
+        List<Id> order = ((MapTier) store.tier()).keys();
+        store.put(C, bytes(10, 3));
+        assertEquals(List.of(B), List.copyOf(handed.keySet()), "B's object record went; the body stays for A");
+        assertArrayEquals(bytes(10, 7), handed.get(B), "put together with the body still held");
+        assertEquals(order.subList(1, order.size()), ((MapTier) store.tier()).keys().subList(0, order.size() - 1),
+                "reading the body to hand B over did not count as a use");
+
+        handed.clear();
+        store.put(D, bytes(10, 4)); // A's object record, then the unreferenced body
+        store.put(E, bytes(10, 5)); // C's body record first: C goes with it
+        assertArrayEquals(bytes(10, 7), handed.get(A));
+        assertArrayEquals(bytes(10, 3), handed.get(C));
+        assertEquals(List.of(A, C), List.copyOf(handed.keySet()));
+    }
+
+    @Test
+    void roomSparingSaysWhetherAReplicaFitsWithoutEvictingALastCopy() {
+        Set<Id> nearby = new HashSet<>();
+        ContentStore store = store(1 << 20, 2, nearby::contains);
+        store.put(A, bytes(10, 1));
+        assertTrue(store.roomSparing(bytes(10, 2)), "room to spare");
+        store.put(B, bytes(10, 2));
+        assertFalse(store.roomSparing(bytes(10, 3)), "full of last copies");
+        assertFalse(store.roomSparing(bytes(10, 2)), "a held body still needs an object record");
+        nearby.add(A);
+        assertTrue(store.roomSparing(bytes(10, 3)), "A's records may go: a neighbour holds it");
+        assertEquals(List.of(), evicted, "asking evicts nothing");
     }
 }

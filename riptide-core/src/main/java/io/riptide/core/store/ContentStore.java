@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,10 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -47,6 +50,10 @@ import java.util.function.Predicate;
  * withdraw pointers. The tier's reports are queued and applied at the end of the store's current
  * call, or at once when they arrive between calls; a report is applied conservatively (the record is
  * removed from the tier even if it was put again since), so no object ever names a missing body.
+ * A tier that hands over each evicted record's value ({@link EvictionHook#evicted}, a tier on the
+ * heap) lets a store opened with {@link #openHandingOver} pass each evicted object's whole replica to
+ * its owner, byte for byte as {@link #get} would have returned it: the evicted record's value and the
+ * other record of the pair, evicted in the same call or still in the tier ({@link RecordTier#peek}).
  *
  * <p><b>Restart.</b> {@link #open} scans the tier ({@link RecordTier#scan}) and rebuilds the maps
  * from the records: each object record names its body's digest, so the counts are the number of
@@ -73,11 +80,27 @@ public final class ContentStore implements AutoCloseable {
         DROP
     }
 
+    /**
+     * How a tier reports the records it evicts: by key, or (a tier that has the bytes at hand) by key
+     * and value, so the store can hand the evicted object's replica on.
+     */
+    public interface EvictionHook extends Consumer<Id> {
+        /** {@code key}'s record left the tier; {@code value} is what it held, or null if unknown. */
+        void evicted(Id key, byte[] value);
+
+        @Override
+        default void accept(Id key) {
+            evicted(key, null);
+        }
+    }
+
     private final RecordTier tier;
-    private final Consumer<Id> onEvict;
+    private final BiConsumer<Id, byte[]> onEvict;
     private final ReplacedBodies replaced;
     private final ReentrantLock lock = new ReentrantLock();
     private final Queue<Id> tierEvictions = new ConcurrentLinkedQueue<>();
+    // Values the tier handed over with evictions not yet applied.
+    private final Map<Id, byte[]> victimValues = new ConcurrentHashMap<>();
     // guid -> key of the body it uses
     private final Map<Id, Id> objects = new HashMap<>();
     // body key -> the body's digest, length and users
@@ -97,7 +120,7 @@ public final class ContentStore implements AutoCloseable {
         }
     }
 
-    private ContentStore(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict, ReplacedBodies replaced) {
+    private ContentStore(Function<EvictionHook, RecordTier> tierFactory, BiConsumer<Id, byte[]> onEvict, ReplacedBodies replaced) {
         this.onEvict = onEvict;
         this.replaced = replaced;
         this.tier = tierFactory.apply(this::onTierEviction);
@@ -118,6 +141,17 @@ public final class ContentStore implements AutoCloseable {
      */
     public static ContentStore open(Function<Consumer<Id>, RecordTier> tierFactory, Consumer<Id> onEvict,
                                     ReplacedBodies replaced) {
+        return openHandingOver(tierFactory::apply, (guid, replica) -> onEvict.accept(guid), replaced);
+    }
+
+    /**
+     * As {@link #open(Function, Consumer, ReplacedBodies)}, handing {@code onEvict} each evicted
+     * object's replica along with its GUID, byte for byte as {@link #get} would have returned it,
+     * when the tier handed over the evicted records' values ({@link EvictionHook#evicted}); null
+     * when it did not (a disk tier) or the replica could not be put together.
+     */
+    public static ContentStore openHandingOver(Function<EvictionHook, RecordTier> tierFactory, BiConsumer<Id, byte[]> onEvict,
+                                               ReplacedBodies replaced) {
         ContentStore store = new ContentStore(tierFactory, onEvict, replaced);
         store.rebuild();
         return store;
@@ -159,7 +193,7 @@ public final class ContentStore implements AutoCloseable {
                 }
             });
         } finally {
-            unlockAndApply(new ArrayList<>());
+            unlockAndApply(new LinkedHashMap<>());
         }
     }
 
@@ -217,7 +251,7 @@ public final class ContentStore implements AutoCloseable {
 
     private boolean store(Id guid, ReplicaHead head, ByteBuffer body) {
         Id bodyKey = head.bodyKey();
-        List<Id> evicted = new ArrayList<>();
+        Map<Id, byte[]> evicted = new LinkedHashMap<>();
         boolean held;
         boolean heldBefore;
         lock.lock();
@@ -282,7 +316,7 @@ public final class ContentStore implements AutoCloseable {
      * was here. Not reported to the listener (the caller knows).
      */
     public boolean remove(Id guid) {
-        List<Id> evicted = new ArrayList<>();
+        Map<Id, byte[]> evicted = new LinkedHashMap<>();
         boolean was;
         lock.lock();
         try {
@@ -315,12 +349,15 @@ public final class ContentStore implements AutoCloseable {
 
     // ---- evictions ------------------------------------------------------------------------------
 
-    private void onTierEviction(Id key) {
+    private void onTierEviction(Id key, byte[] value) {
+        if (value != null) {
+            victimValues.put(key, value);
+        }
         tierEvictions.add(key);
         if (lock.isHeldByCurrentThread()) {
             return; // the call in progress applies it before it returns
         }
-        List<Id> evicted = new ArrayList<>();
+        Map<Id, byte[]> evicted = new LinkedHashMap<>();
         if (lock.tryLock()) {
             unlockAndApply(evicted);
             evicted.forEach(onEvict);
@@ -333,7 +370,7 @@ public final class ContentStore implements AutoCloseable {
      * go of the lock, which the caller holds once; then applies reports that arrived meanwhile, if it
      * can take the lock again, so none waits for the next call.
      */
-    private void unlockAndApply(List<Id> evicted) {
+    private void unlockAndApply(Map<Id, byte[]> evicted) {
         try {
             if (lock.getHoldCount() == 1) {
                 applyEvictions(evicted);
@@ -350,12 +387,14 @@ public final class ContentStore implements AutoCloseable {
         }
     }
 
-    private void applyEvictions(List<Id> evicted) {
+    private void applyEvictions(Map<Id, byte[]> evicted) {
         for (Id key; (key = tierEvictions.poll()) != null; ) {
+            byte[] value = victimValues.remove(key);
             Id bodyKey = objects.remove(key);
             if (bodyKey != null) {
                 tier.remove(key);
-                evicted.add(key);
+                // The body is evicted in this same call (its value is handed over too) or still held.
+                evicted.put(key, value == null ? null : replicaOf(ReplicaHead.fromBytes(value), heldRecord(bodyKey)));
                 Body b = bodies.get(bodyKey);
                 if (b != null) {
                     b.users.remove(key);
@@ -368,11 +407,30 @@ public final class ContentStore implements AutoCloseable {
                 tier.remove(key);
                 for (Id guid : b.users) {
                     objects.remove(guid);
+                    byte[] replica = value == null ? null : replicaOf(ReplicaHead.fromBytes(heldRecord(guid)), value);
                     tier.remove(guid);
-                    evicted.add(guid);
+                    evicted.put(guid, replica);
                 }
             }
         }
+    }
+
+    /** The record of {@code key}: a value handed over with an eviction not yet applied, or the tier's, read without counting a use. */
+    private byte[] heldRecord(Id key) {
+        byte[] value = victimValues.get(key);
+        return value != null ? value : tier.peek(key);
+    }
+
+    /** The replica {@code head} and the body record {@code record} make up, or null if either is missing or they do not match. */
+    private static byte[] replicaOf(ReplicaHead head, byte[] record) {
+        if (head == null || record == null) {
+            return null;
+        }
+        Body body = bodyOf(head.bodyKey(), record);
+        if (body == null || body.length != head.bodyLength() || !Arrays.equals(body.digest, head.digest())) {
+            return null;
+        }
+        return head.assemble(ByteBuffer.wrap(record, 1 + ReplicaHead.DIGEST_BYTES, body.length));
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -387,13 +445,7 @@ public final class ContentStore implements AutoCloseable {
             if (head == null) {
                 return CompletableFuture.completedFuture(null);
             }
-            return tier.get(head.bodyKey()).thenApply(record -> {
-                Body body = record == null ? null : bodyOf(head.bodyKey(), record);
-                if (body == null || body.length != head.bodyLength() || !Arrays.equals(body.digest, head.digest())) {
-                    return null;
-                }
-                return head.assemble(ByteBuffer.wrap(record, 1 + ReplicaHead.DIGEST_BYTES, body.length));
-            });
+            return tier.get(head.bodyKey()).thenApply(record -> replicaOf(head, record));
         });
     }
 
@@ -435,6 +487,24 @@ public final class ContentStore implements AutoCloseable {
             }
             Body b = bodies.get(key);
             return b != null && !b.users.isEmpty() && b.users.stream().allMatch(test);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether {@code replica} could be stored evicting only records the tier's victim preference
+     * accepts (an overlay node's: copies a neighbour also holds), as far as the tier can tell now
+     * ({@link RecordTier#roomSparing}; true for a tier without a preference). A body already held
+     * takes no new room.
+     */
+    public boolean roomSparing(byte[] replica) {
+        ReplicaHead.Split split = ReplicaHead.split(replica);
+        lock.lock();
+        try {
+            boolean newBody = !bodies.containsKey(split.head().bodyKey());
+            long bytes = split.head().toBytes().length + (newBody ? 1L + ReplicaHead.DIGEST_BYTES + split.body().remaining() : 0);
+            return tier.roomSparing(bytes, newBody ? 2 : 1);
         } finally {
             lock.unlock();
         }

@@ -23,6 +23,10 @@ import java.util.function.Predicate;
  * accepts and evicts that first, falling back to plain LRU. An overlay node uses it for the
  * cooperative-caching paper's master-preserving rule (evict copies a neighbour also holds before the
  * neighbourhood's last copy).
+ *
+ * <p>A tier built with a {@link BiConsumer} listener hands it each evicted record's value with its key:
+ * the bytes are at hand when the tier drops them, so its owner can pass an evicted object on (an
+ * overlay node forwards the neighbourhood's last copy to a neighbour) instead of losing it.
  */
 public final class MapTier implements RecordTier {
     /** How many of the least recently used records an eviction looks through for a preferred victim. */
@@ -30,9 +34,11 @@ public final class MapTier implements RecordTier {
 
     private final long maxBytes;
     private final long maxRecords;
-    private final Consumer<Id> onEvict;
+    private final BiConsumer<Id, byte[]> onEvict;
     private final Predicate<Id> preferredVictim;
-    private final LinkedHashMap<Id, byte[]> records = new LinkedHashMap<>(64, 0.75f, true);
+    // Least recently used first. Insertion-ordered, each use moving its key to the end by hand, so that
+    // peek can read a record without counting a use.
+    private final LinkedHashMap<Id, byte[]> records = new LinkedHashMap<>(64, 0.75f, false);
     private long bytes;
     private long evictions;
     private long preferredEvictions;
@@ -48,6 +54,14 @@ public final class MapTier implements RecordTier {
      * The preference is asked under the tier's lock, from the thread whose put made room.
      */
     public MapTier(long maxBytes, long maxRecords, Consumer<Id> onEvict, Predicate<Id> preferredVictim) {
+        this(maxBytes, maxRecords, (BiConsumer<Id, byte[]>) (key, value) -> onEvict.accept(key), preferredVictim);
+    }
+
+    /**
+     * As {@link #MapTier(long, long, Consumer, Predicate)}, handing {@code onEvict} each evicted record's
+     * value along with its key (the listener owns the array).
+     */
+    public MapTier(long maxBytes, long maxRecords, BiConsumer<Id, byte[]> onEvict, Predicate<Id> preferredVictim) {
         if (maxBytes <= 0 || maxRecords <= 0) {
             throw new IllegalArgumentException("a tier needs room, got " + maxBytes + " bytes and " + maxRecords + " records");
         }
@@ -64,21 +78,23 @@ public final class MapTier implements RecordTier {
 
     @Override
     public boolean put(Id key, byte[] value) {
-        List<Id> evicted = new ArrayList<>();
+        Map<Id, byte[]> evicted = new LinkedHashMap<>();
         synchronized (this) {
             if (value.length > maxBytes) {
                 return false;
             }
-            byte[] old = records.put(key, value.clone());
+            byte[] old = records.remove(key); // re-inserted last: the most recently used
+            records.put(key, value.clone());
             bytes += value.length - (old == null ? 0 : old.length);
             while (bytes > maxBytes || records.size() > maxRecords) {
                 Id victim = victim(key);
                 if (victim == null) {
                     break;
                 }
-                bytes -= records.remove(victim).length;
+                byte[] gone = records.remove(victim);
+                bytes -= gone.length;
                 evictions++;
-                evicted.add(victim);
+                evicted.put(victim, gone);
             }
         }
         evicted.forEach(onEvict);
@@ -108,10 +124,43 @@ public final class MapTier implements RecordTier {
         return oldest;
     }
 
+    /**
+     * Whether records of {@code addBytes} bytes in all, {@code addRecords} of them, would fit by
+     * evicting only records the victim preference accepts (or none), as {@link #put} looks for them:
+     * among the {@link #PREFERENCE_SCAN} least recently used records not accepted so far. A guess
+     * made now; the put itself may find otherwise if the preference changes its mind meanwhile.
+     */
+    public synchronized boolean roomSparing(long addBytes, int addRecords) {
+        long needBytes = bytes + addBytes - maxBytes;
+        long needRecords = records.size() + (long) addRecords - maxRecords;
+        int refused = 0;
+        for (Iterator<Map.Entry<Id, byte[]>> it = records.entrySet().iterator();
+             (needBytes > 0 || needRecords > 0) && it.hasNext() && refused < PREFERENCE_SCAN; ) {
+            Map.Entry<Id, byte[]> e = it.next();
+            if (preferredVictim.test(e.getKey())) {
+                needBytes -= e.getValue().length;
+                needRecords--;
+            } else {
+                refused++; // stays, and keeps its place in every later scan's window
+            }
+        }
+        return needBytes <= 0 && needRecords <= 0;
+    }
+
     @Override
     public synchronized CompletableFuture<byte[]> get(Id key) {
-        byte[] value = records.get(key);
+        byte[] value = records.remove(key);
+        if (value != null) {
+            records.put(key, value); // now the most recently used
+        }
         return CompletableFuture.completedFuture(value == null ? null : value.clone());
+    }
+
+    /** The record of {@code key} (a copy), without counting a use: its place in the LRU order stays. */
+    @Override
+    public synchronized byte[] peek(Id key) {
+        byte[] value = records.get(key);
+        return value == null ? null : value.clone();
     }
 
     @Override
@@ -134,6 +183,7 @@ public final class MapTier implements RecordTier {
      * tier evict a chosen record. Returns whether it was here.
      */
     public boolean evict(Id key) {
+        byte[] onEvictValue;
         synchronized (this) {
             byte[] old = records.remove(key);
             if (old == null) {
@@ -141,8 +191,9 @@ public final class MapTier implements RecordTier {
             }
             bytes -= old.length;
             evictions++;
+            onEvictValue = old;
         }
-        onEvict.accept(key);
+        onEvict.accept(key, onEvictValue);
         return true;
     }
 

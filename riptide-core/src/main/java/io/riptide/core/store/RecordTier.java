@@ -25,6 +25,23 @@ public interface RecordTier extends AutoCloseable {
      */
     CompletableFuture<byte[]> get(Id key);
 
+    /**
+     * The record of {@code key} if the tier can hand it over at once without counting a use (a tier
+     * on the heap), else null. The default, for tiers that would have to read a disk: null.
+     */
+    default byte[] peek(Id key) {
+        return null;
+    }
+
+    /**
+     * Whether records of {@code bytes} bytes in all, {@code records} of them, would fit by evicting
+     * only records the tier's victim preference accepts. The default, for tiers without one (they
+     * evict as they always do): true.
+     */
+    default boolean roomSparing(long bytes, int records) {
+        return true;
+    }
+
     /** Whether the in-memory index may hold {@code key}, without touching the disk (false positives possible). */
     boolean mayContain(Id key);
 
