@@ -4,6 +4,7 @@ import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.location.ObjectHandler;
+import io.riptide.dolr.routing.HopChoice;
 
 /**
  * The upcalls an agent running on an overlay node receives, after the common API for structured
@@ -17,6 +18,16 @@ public interface OverlayApplication extends ObjectHandler {
 
     /** A message routed with {@link OverlayNode#route} arrived at the root of {@code key}: this node. */
     default void deliver(Id key, WireMessage payload, NodeHandle origin, int hops) {
+    }
+
+    /**
+     * How this application's routed messages pick each hop. By default they take the shorter path to
+     * the root ({@link HopChoice#NEAR_CLOSEST_TO_KEY}); an application whose {@link #forward} builds
+     * on routes from nearby nodes meeting early (a Scribe-like tree, a cache on the path) returns
+     * {@link HopChoice#NEAREST}, the rule the overlay's own location uses.
+     */
+    default HopChoice hopChoice() {
+        return HopChoice.NEAR_CLOSEST_TO_KEY;
     }
 
     /** A routed message passes this node toward {@code key}; return false to stop it here. */

@@ -76,6 +76,7 @@ import io.riptide.dolr.placement.PlacementMessages.Retire;
 import io.riptide.dolr.placement.ReplicaCopier;
 import io.riptide.dolr.placement.RemoteDistances;
 import io.riptide.dolr.placement.Replication;
+import io.riptide.dolr.routing.HopChoice;
 import io.riptide.dolr.routing.HopSender;
 import io.riptide.dolr.routing.LeafSet;
 import io.riptide.dolr.routing.PeerTable;
@@ -245,6 +246,11 @@ public final class OverlayNode implements MessageHandler {
             @Override
             public void onRoot(Routed m) {
                 application().deliver(m.key(), m.payload(), m.origin(), m.hops());
+            }
+
+            @Override
+            public HopChoice hopChoice() {
+                return application().hopChoice();
             }
         });
     }

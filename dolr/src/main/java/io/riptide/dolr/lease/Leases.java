@@ -6,6 +6,7 @@ import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.Cancellable;
 import io.riptide.dolr.lease.LeaseMessages.Claim;
 import io.riptide.dolr.lease.LeaseMessages.ClaimReply;
+import io.riptide.dolr.routing.HopChoice;
 import io.riptide.dolr.routing.RouteForwarder;
 import io.riptide.dolr.routing.RouteHandler;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
@@ -118,6 +119,12 @@ public final class Leases implements RouteHandler {
     @Override
     public boolean onHop(Routed message, boolean atRoot) {
         return true;
+    }
+
+    /** Only the root holds leases, so a claim takes the shorter path there. */
+    @Override
+    public HopChoice hopChoice() {
+        return HopChoice.NEAR_CLOSEST_TO_KEY;
     }
 
     @Override

@@ -27,6 +27,7 @@ import io.riptide.dolr.location.LocationMessages.ReplicaRead;
 import io.riptide.dolr.location.LocationMessages.Rivals;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
 import io.riptide.dolr.location.PointerStore.Pointer;
+import io.riptide.dolr.routing.HopChoice;
 import io.riptide.dolr.routing.HopSender;
 import io.riptide.dolr.routing.LeafSet;
 import io.riptide.dolr.routing.PeerTable;
@@ -418,6 +419,11 @@ public final class Location {
             @Override
             public boolean onHop(Routed message, boolean atRoot) {
                 return true; // on to the root, which alone is sure to hold every pointer
+            }
+
+            @Override
+            public HopChoice hopChoice() {
+                return HopChoice.NEAR_CLOSEST_TO_KEY; // nothing on the way is asked
             }
 
             @Override

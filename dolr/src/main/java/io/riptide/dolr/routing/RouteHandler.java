@@ -12,4 +12,13 @@ public interface RouteHandler {
 
     /** The message reached the root of its key: this node. */
     void onRoot(Routed message);
+
+    /**
+     * How this protocol's messages pick each hop. The default keeps routes toward one key from
+     * nearby nodes on the same primaries (location's pointers depend on it); a protocol whose
+     * messages only need to reach the root may take the shorter path.
+     */
+    default HopChoice hopChoice() {
+        return HopChoice.NEAREST;
+    }
 }

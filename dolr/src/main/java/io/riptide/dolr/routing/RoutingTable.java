@@ -147,6 +147,11 @@ public final class RoutingTable {
         return rows[row][col].handles[i];
     }
 
+    /** The RTT candidate {@code i} of a slot was kept at. */
+    long candidateRtt(int row, int col, int i) {
+        return rows[row][col].rtts[i];
+    }
+
     /** The nearest candidate of a slot, or null. */
     public NodeHandle primary(int row, int col) {
         Slot[] r = rows[row];

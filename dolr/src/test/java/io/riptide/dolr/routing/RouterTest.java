@@ -84,6 +84,25 @@ class RouterTest {
     }
 
     @Test
+    void routeSelectionTakesTheNearCandidateClosestToTheKeyAndNearestKeepsThePrimary() {
+        fullLeafSet();
+        NodeHandle nearest = node("3a", 1);
+        NodeHandle nearEnough = node("3e", 2);
+        table.offer(nearest, 10);
+        table.offer(nearEnough, 20);
+        table.offer(node("3f", 3), 21);
+        HopChoice select = HopChoice.NEAR_CLOSEST_TO_KEY;
+
+        // At 3e the key 3f0… may well be home (its root), which saves the last hop.
+        assertEquals(nearEnough, router.nextHop(id("3f0"), NONE, select), "within twice the nearest's RTT, the closer to the key");
+        assertEquals(nearest, router.nextHop(id("3b0"), NONE, select), "the nearest when it is also the closest to the key");
+        assertEquals(nearest, router.nextHop(id("3f0"), excluding("3e"), select), "3f is 2.1 times as far as the nearest: not near enough");
+        assertEquals(node("3f", 3), router.nextHop(id("3f0"), excluding("3a"), select), "an excluded nearest does not set the bar: 3f is near enough beside 3e");
+        assertEquals(nearest, router.nextHop(id("3f0"), NONE), "location's rule: the primary, whatever the key");
+        assertEquals(nearest, router.nextHop(id("3f0"), NONE, HopChoice.NEAREST));
+    }
+
+    @Test
     void theRareCaseTakesAKnownNodeSharingAsLongAPrefixAndNumericallyCloser() {
         fullLeafSet();
         // The key 8f5… shares one digit with 80; slot (1, f) is empty.
@@ -129,19 +148,21 @@ class RouterTest {
             Id key = Id.fromWords(random.nextLong(), random.nextLong(), random.nextInt());
             NodeHandle root = trueRoot(nodes, key);
             for (NodeHandle start : nodes) {
-                NodeHandle at = start;
-                int hops = 0;
-                for (NodeHandle next; (next = routers.get(at.id()).nextHop(key, NONE)) != null; ) {
-                    at = next;
-                    hops++;
-                    assertTrue(hops <= maxHops, () -> "too many hops from " + start + " to " + key);
+                for (HopChoice choice : HopChoice.values()) {
+                    NodeHandle at = start;
+                    int hops = 0;
+                    for (NodeHandle next; (next = routers.get(at.id()).nextHop(key, NONE, choice)) != null; ) {
+                        at = next;
+                        hops++;
+                        assertTrue(hops <= maxHops, () -> "too many hops from " + start + " to " + key + " by " + choice);
+                    }
+                    assertEquals(root, at, "root of " + key + " from " + start + " by " + choice);
+                    longest = Math.max(longest, hops);
+                    routes++;
                 }
-                assertEquals(root, at, "root of " + key + " from " + start);
-                longest = Math.max(longest, hops);
-                routes++;
             }
         }
-        assertEquals(200 * n, routes);
+        assertEquals(200 * n * HopChoice.values().length, routes);
         assertTrue(longest >= 2, "some routes needed more than the last hop: " + longest);
 
         for (int k = 0; k < 2000; k++) {

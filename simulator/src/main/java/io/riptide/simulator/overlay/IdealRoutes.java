@@ -3,6 +3,7 @@ package io.riptide.simulator.overlay;
 import io.riptide.core.id.Id;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.routing.HopChoice;
 import io.riptide.dolr.routing.LeafSet;
 import io.riptide.dolr.routing.Router;
 import io.riptide.dolr.routing.RoutingTable;
@@ -39,12 +40,12 @@ public final class IdealRoutes {
         }
     }
 
-    /** The summed latency of the ideal route from {@code source} to the root of {@code key}. */
-    public long pathNanos(int source, Id key) {
+    /** The summed latency of the ideal route from {@code source} to the root of {@code key}, each hop chosen as {@code choice} says. */
+    public long pathNanos(int source, Id key, HopChoice choice) {
         long total = 0;
         int at = source;
         for (int hops = 0; hops < 2 * Id.DIGITS; hops++) {
-            NodeHandle next = idealRouter(at, key).nextHop(key, id -> false);
+            NodeHandle next = idealRouter(at, key).nextHop(key, id -> false, choice);
             if (next == null) {
                 break;
             }

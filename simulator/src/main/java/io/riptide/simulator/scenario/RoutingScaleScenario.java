@@ -13,6 +13,7 @@ import io.riptide.simulator.overlay.ProbeRecorder;
 import io.riptide.simulator.overlay.RouteProbe;
 import io.riptide.simulator.overlay.IdealRoutes;
 import io.riptide.simulator.overlay.TableQuality;
+import io.riptide.dolr.routing.HopChoice;
 import io.riptide.dolr.routing.RoutingMessages.Hop;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.core.wire.WireMessage;
@@ -105,7 +106,11 @@ public final class RoutingScaleScenario implements Scenario {
         List<Double> routeRdp = new ArrayList<>();
         List<Double> pathRdp = new ArrayList<>();
         List<Double> idealRdp = new ArrayList<>();
+        List<Double> idealNearestRdp = new ArrayList<>();
         IdealRoutes ideal = new IdealRoutes(overlay, topology, DolrConfig.defaults());
+        // The probes hop by their application's rule; the ideal figure beside it uses Pastry's
+        // nearest-candidate rule, which location's routes keep.
+        HopChoice probeChoice = build.probes().applicationFor(live.get(0)).hopChoice();
         for (int i = 0; i < routes; i++) {
             ProbeRecorder.Arrival a = build.probes().arrival(i);
             if (a == null) {
@@ -122,7 +127,9 @@ public final class RoutingScaleScenario implements Scenario {
             if (a.vertex() != source[i]) {
                 routeRdp.add((a.atNanos() - sentAt[i]) / (double) topology.latencyNanos(source[i], a.vertex()));
                 pathRdp.add(pathNanos[i] / (double) topology.latencyNanos(source[i], a.vertex()));
-                idealRdp.add(ideal.pathNanos(source[i], keys[i]) / (double) topology.latencyNanos(source[i], a.vertex()));
+                double direct = topology.latencyNanos(source[i], a.vertex());
+                idealRdp.add(ideal.pathNanos(source[i], keys[i], probeChoice) / direct);
+                idealNearestRdp.add(ideal.pathNanos(source[i], keys[i], HopChoice.NEAREST) / direct);
             }
         }
 
@@ -189,6 +196,8 @@ public final class RoutingScaleScenario implements Scenario {
                 .put("route_p90_rdp", SampleSummary.of(rRdp).p90())
                 .put("route_p50_path_rdp", SampleSummary.of(toArray(pathRdp)).p50())
                 .put("route_p50_rdp_ideal_tables", SampleSummary.of(toArray(idealRdp)).p50())
+                .put("route_hop_choice", probeChoice.name())
+                .put("route_p50_rdp_ideal_tables_nearest", SampleSummary.of(toArray(idealNearestRdp)).p50())
                 .put("table_entry_stretch_p50", tables.entryStretchP50())
                 .put("table_entry_stretch_p90", tables.entryStretchP90())
                 .put("table_nearest_share", tables.nearestShare())
