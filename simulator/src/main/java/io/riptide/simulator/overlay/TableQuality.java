@@ -22,8 +22,10 @@ import java.util.SplittableRandom;
  * @param nearestShare    share of sampled slots whose primary is within 10 % of the best possible
  * @param emptyShare      share of slots some live node could fill that are empty
  * @param slots           slots sampled
+ * @param nearestShareByRow {@code nearestShare} for rows 0 to 3 alone: which rows the tables have yet to converge in
  */
-public record TableQuality(double entryStretchP50, double entryStretchP90, double nearestShare, double emptyShare, int slots) {
+public record TableQuality(double entryStretchP50, double entryStretchP90, double nearestShare, double emptyShare, int slots,
+                           List<Double> nearestShareByRow) {
     /** Rows deep enough to matter: below them a slot has a handful of candidates at most. */
     private static final int ROWS = 4;
 
@@ -41,6 +43,8 @@ public record TableQuality(double entryStretchP50, double entryStretchP90, doubl
         }
         List<Double> stretch = new ArrayList<>();
         int nearest = 0;
+        int[] rowSlots = new int[ROWS];
+        int[] rowNearest = new int[ROWS];
         int fillable = 0;
         int empty = 0;
         for (int i = 0; i < Math.min(sample, live.size()); i++) {
@@ -73,16 +77,22 @@ public record TableQuality(double entryStretchP50, double entryStretchP90, doubl
                     }
                     double s = topology.latencyNanos(v, at) / (double) best;
                     stretch.add(s);
+                    rowSlots[r]++;
                     if (s <= 1.1) {
                         nearest++;
+                        rowNearest[r]++;
                     }
                 }
             }
         }
         double[] values = stretch.stream().mapToDouble(Double::doubleValue).toArray();
         SampleSummary summary = SampleSummary.of(values);
+        List<Double> byRow = new ArrayList<>();
+        for (int r = 0; r < ROWS; r++) {
+            byRow.add(rowSlots[r] == 0 ? Double.NaN : rowNearest[r] / (double) rowSlots[r]);
+        }
         return new TableQuality(summary.p50(), summary.p90(), values.length == 0 ? Double.NaN : nearest / (double) values.length,
-                fillable == 0 ? 0 : empty / (double) fillable, values.length);
+                fillable == 0 ? 0 : empty / (double) fillable, values.length, List.copyOf(byRow));
     }
 
     private static String prefix(Id id, int digits) {
