@@ -201,7 +201,7 @@ public final class RoutingScaleScenario implements Scenario {
                 .put("table_entry_stretch_p50", tables.entryStretchP50())
                 .put("table_entry_stretch_p90", tables.entryStretchP90())
                 .put("table_nearest_share", tables.nearestShare())
-                .put("table_nearest_share_by_row", tables.nearestShareByRow().stream().mapToDouble(Double::doubleValue).toArray())
+                .put("table_nearest_share_by_row", toArray(tables.nearestShareByRow()))
                 .put("table_empty_share", tables.emptyShare())
                 .put("locate_success_rate", global.successRate())
                 .put("locate_mean_hops", mean(lHops))
