@@ -57,6 +57,7 @@ public final class Membership implements RouteHandler {
     private Cancellable joinRetry;
     private int joinAttempts;
     private long failures;
+    private long candidatesSkipped;
     private long departures;
 
     public Membership(Env env, DolrConfig config, RoutingTable table, LeafSet leafSet, PeerTable peers, Prober prober,
@@ -352,15 +353,44 @@ public final class Membership implements RouteHandler {
 
     /** A peer asks for a routing-table row, or (row -1) for this node's local neighbours. */
     public void onRowRequest(NodeHandle from, RowRequest request) {
-        List<NodeHandle> entries = request.row() < 0 ? localNeighbours.get() : table.row(request.row());
-        env.send(from.address(), new RowReply(request.row(), without(entries, from.id())));
+        List<NodeHandle> entries = without(request.row() < 0 ? localNeighbours.get() : table.row(request.row()), from.id());
+        List<Integer> rtts = new ArrayList<>(entries.size());
+        for (NodeHandle h : entries) {
+            long rtt = peers.distance(h.id());
+            rtts.add(rtt < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, rtt / 1_000));
+        }
+        env.send(from.address(), new RowReply(request.row(), entries, rtts));
     }
 
-    /** A peer's routing-table row or local neighbours: candidates to measure. */
+    /**
+     * A peer's routing-table row or local neighbours: candidates to measure, except those that could
+     * not change this node's state. An entry's distance is known if measured before, else bounded
+     * below by the triangle inequality from the sender's figure; one its slot would not keep at that
+     * distance, and the leaf set would not take, is skipped. On a busy uplink such probes crowd out
+     * the ones that could improve the table.
+     */
     public void onRowReply(NodeHandle from, RowReply reply) {
-        for (NodeHandle h : reply.entries()) {
+        long toSender = peers.distance(from.id());
+        for (int i = 0; i < reply.entries().size(); i++) {
+            NodeHandle h = reply.entries().get(i);
+            long known = peers.distance(h.id());
+            long atLeast = known >= 0 ? known : triangleLowerBound(toSender, reply.rttNanos(i));
+            if (atLeast >= 0 && !table.wouldKeep(h.id(), atLeast) && !leafSet.wouldAccept(h.id())) {
+                candidatesSkipped++;
+                continue;
+            }
             learn(h);
         }
+    }
+
+    /** The least RTT to a node that is {@code viaSecond} from a peer {@code toFirst} away, or -1 if either is unknown. */
+    static long triangleLowerBound(long toFirst, long viaSecond) {
+        return toFirst < 0 || viaSecond < 0 ? -1 : Math.abs(toFirst - viaSecond);
+    }
+
+    /** Row-reply entries not probed because they could not have changed the routing state. */
+    public long candidatesSkipped() {
+        return candidatesSkipped;
     }
 
     /** A hop to {@code peer} went unacknowledged: stop routing through it and check whether it lives. */

@@ -2,6 +2,7 @@ package io.riptide.dolr.membership;
 
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireException;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.core.wire.WireWriter;
 import java.util.List;
@@ -53,8 +54,26 @@ public final class MembershipMessages {
     public record RowRequest(int row) implements WireMessage {
     }
 
-    /** The answer to a {@link RowRequest}. */
-    public record RowReply(int row, List<NodeHandle> entries) implements WireMessage {
+    /**
+     * The answer to a {@link RowRequest}: the entries, and the sender's least RTT to each in
+     * microseconds (-1: not measured). The asker bounds its own distance to an entry by the triangle
+     * inequality, |its RTT to the sender - the sender's to the entry|, and need not probe an entry that
+     * could not beat what its slot holds. The RTTs are new in wire version 7.
+     */
+    public record RowReply(int row, List<NodeHandle> entries, List<Integer> rttMicros) implements WireMessage {
+        public RowReply {
+            entries = List.copyOf(entries);
+            rttMicros = List.copyOf(rttMicros);
+            if (rttMicros.size() != entries.size()) {
+                throw new IllegalArgumentException("a row reply needs one RTT per entry: " + entries.size() + " entries, " + rttMicros.size() + " RTTs");
+            }
+        }
+
+        /** The sender's least RTT to entry {@code i} in nanoseconds, or -1 if it has not measured it. */
+        public long rttNanos(int i) {
+            int micros = rttMicros.get(i);
+            return micros < 0 ? -1 : micros * 1_000L;
+        }
     }
 
     /**
@@ -89,8 +108,17 @@ public final class MembershipMessages {
                 (m, out) -> {
                     out.i32(m.row());
                     handles(out, m.entries());
+                    out.list(m.rttMicros(), (w, micros) -> w.i32(micros));
                 },
-                in -> new RowReply(in.i32(-1, 39, "row"), in.list(MAX_HANDLES, r -> r.handle())));
+                in -> {
+                    int row = in.i32(-1, 39, "row");
+                    List<NodeHandle> entries = in.list(MAX_HANDLES, r -> r.handle());
+                    List<Integer> rtts = in.list(MAX_HANDLES, r -> r.i32(-1, Integer.MAX_VALUE, "rtt"));
+                    if (rtts.size() != entries.size()) {
+                        throw new WireException("row reply with " + entries.size() + " entries and " + rtts.size() + " RTTs");
+                    }
+                    return new RowReply(row, entries, rtts);
+                });
         codec.register(19, LeafSetRequest.class, (m, out) -> { }, in -> new LeafSetRequest());
         codec.register(20, Leave.class, (m, out) -> { }, in -> new Leave());
     }

@@ -100,6 +100,21 @@ public final class RoutingTable {
         return true;
     }
 
+    /**
+     * Whether {@link #offer} would keep a candidate at {@code rttNanos}: its slot has room, it is
+     * there already, or it is nearer than the slot's farthest. Lets a node skip measuring candidates
+     * that could not change the table.
+     */
+    public boolean wouldKeep(Id id, long rttNanos) {
+        int row = rowOf(id);
+        if (row >= Id.DIGITS) {
+            return false;
+        }
+        Slot[] r = rows[row];
+        Slot slot = r == null ? null : r[id.digit(row)];
+        return slot == null || slot.size < perSlot || slot.indexOf(id) >= 0 || rttNanos < slot.rtts[perSlot - 1];
+    }
+
     /** Drops the node with {@code id} wherever it is; the slot's next candidate takes over. Returns true if present. */
     public boolean remove(Id id) {
         int row = rowOf(id);

@@ -10,7 +10,7 @@ import io.netty.buffer.ByteBufAllocator;
  */
 public final class Frames {
     /** The wire version this build speaks. Bumped on any incompatible change to a message. */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
     /** Bytes before the body: the length and the version. */
     public static final int HEADER_BYTES = 5;
     /** Default largest frame accepted: generous for replicas, small enough to bound memory per peer. */
