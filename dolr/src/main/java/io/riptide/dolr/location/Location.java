@@ -216,6 +216,7 @@ public final class Location {
                     pointers.remove(p.guid(), p.replica().id());
                 } else {
                     pointers.put(p.guid(), p.replica(), message.pathNanos(), env.nowNanos() + config.pointerTtl().toNanos());
+                    measureRivals(p.guid());
                 }
                 if (!atRoot && message.hops() < BACKUP_POINTER_HOPS) {
                     copyToBackups(p, message);
@@ -292,6 +293,32 @@ public final class Location {
                 long ttl = Math.min(r.remainingMillis(), config.pointerTtl().toMillis());
                 long distance = r.replica().id().equals(env.self().id()) ? 0 : r.distanceNanos() + toSender;
                 pointers.put(r.guid(), r.replica(), distance, now + ttl * 1_000_000L);
+                measureRivals(r.guid());
+            }
+        }
+    }
+
+    /**
+     * A pointer's distance starts as the length of the path its publish or copy took, which can be
+     * far longer than the replica really is from here: a copy from the root adds the root's whole
+     * path to the hop back. With one replica that does not matter; with several, a locate here goes
+     * to the one that looks nearest, so their distances are measured (once per peer: the peer table
+     * keeps them). Without this, a campus whose path to a service's root met a copy of a new nearby
+     * provider's pointer went on using a farther one.
+     */
+    private void measureRivals(Id guid) {
+        List<Pointer> found = pointers.lookup(guid, env.nowNanos());
+        if (found.size() < 2) {
+            return;
+        }
+        for (Pointer p : found) {
+            NodeHandle replica = p.replica();
+            if (!replica.id().equals(env.self().id())) {
+                measure.accept(replica, rtt -> {
+                    if (rtt >= 0) {
+                        pointers.shorten(guid, replica.id(), rtt / 2);
+                    }
+                });
             }
         }
     }

@@ -49,6 +49,22 @@ public final class PointerStore {
         return true;
     }
 
+    /**
+     * Lowers the distance of the pointer from {@code guid} to the replica {@code replicaId} to
+     * {@code distanceNanos} if that is nearer; a pointer removed meanwhile stays removed.
+     */
+    public void shorten(Id guid, Id replicaId, long distanceNanos) {
+        List<Pointer> list = byGuid.get(guid);
+        if (list != null) {
+            for (int i = 0; i < list.size(); i++) {
+                Pointer p = list.get(i);
+                if (p.replica().id().equals(replicaId) && distanceNanos < p.distanceNanos()) {
+                    list.set(i, new Pointer(p.replica(), distanceNanos, p.expiresAt()));
+                }
+            }
+        }
+    }
+
     /** Removes the pointer from {@code guid} to the replica {@code replicaId}. */
     public void remove(Id guid, Id replicaId) {
         List<Pointer> list = byGuid.get(guid);

@@ -82,4 +82,36 @@ class NearestProviderTest {
         assertEquals(1_000_000L + senderRtt / 2, stored.get(0).distanceNanos(),
                 "a millisecond from the sender, and the sender half a round trip from here");
     }
+
+    @Test
+    void aHolderWithPointersToSeveralProvidersMeasuresThemInsteadOfTrustingTheirPaths() {
+        SimulatedOverlay overlay = OverlayFixture.settled(43, NODES, GROUPS, DolrConfig.defaults().withBloom(false),
+                v -> OverlayApplication.NONE);
+        run(overlay, Duration.ofSeconds(30));
+        OverlayNode holder = overlay.node(0); // group 0
+        OverlayNode sender = overlay.node(holder.routingTable().all().stream()
+                .filter(h -> overlay.vertexOf(h.id()) % GROUPS != 0).findFirst().map(h -> overlay.vertexOf(h.id())).orElseThrow());
+        NodeHandle near = overlay.node(4).self(); // group 0, the holder's
+        NodeHandle far = overlay.node(6).self(); // group 2
+        Id guid = Id.hash("two-providers");
+        Id single = Id.hash("one-provider");
+        long inflated = Duration.ofMillis(400).toNanos();
+
+        // A copy from the root says the near provider is 400 ms away (the root's own path to it plus
+        // the hop back); the far provider's pointer came by a short path.
+        holder.onMessage(sender.self(), new PointerCopy(List.of(
+                new PointerRecord(guid, far, 1_000_000L, 60_000),
+                new PointerRecord(guid, near, inflated, 60_000),
+                new PointerRecord(single, near, inflated, 60_000))));
+        run(overlay, Duration.ofSeconds(2));
+
+        List<PointerStore.Pointer> stored = holder.pointers().lookup(guid, overlay.simulation().now());
+        assertEquals(near.id(), stored.get(0).replica().id(), "the measured provider first: " + stored);
+        long measured = holder.peers().distance(near.id());
+        assertTrue(measured > 0, "the holder measured the near provider");
+        assertEquals(measured / 2, stored.get(0).distanceNanos());
+        assertTrue(holder.peers().distance(far.id()) > measured, "and the far one is farther");
+        assertEquals(inflated + holder.peers().distance(sender.self().id()) / 2, holder.pointers().lookup(single, overlay.simulation().now()).get(0).distanceNanos(),
+                "a lone pointer needs no order and costs no probe");
+    }
 }
