@@ -51,6 +51,7 @@ public final class Membership implements RouteHandler {
     private final Map<Id, Long> leafSince = new HashMap<>();
     private final GossipContents gossipContents = new GossipContents();
     private boolean joined;
+    private boolean maintainedOnce;
     /** A leaf-set repair is scheduled for the end of this turn of the loop (failures batch into one). */
     private boolean leafRepairDue;
     private NodeAddress bootstrap;
@@ -188,7 +189,7 @@ public final class Membership implements RouteHandler {
         }
     }
 
-    /** A node that just joined announced itself. */
+    /** A node that just joined announced itself: to its leaf set at once, to the rest of its table after its first round. */
     public void onAnnounce(NodeHandle from) {
         peers.rejoined(from.id());
         peers.heard(from, env.nowNanos());
@@ -330,21 +331,45 @@ public final class Membership implements RouteHandler {
     }
 
     private void maintain() {
-        // One random entry of every row, each asked for that row (Castro et al.'s rule): asking one
-        // row a round left the deep rows of a 10,000-node overlay unconverged a minute after joining.
-        // The replies' RTTs keep the probes to candidates that could beat what a slot holds.
+        // Each round one random entry of every row is asked for that row (Castro et al.'s rule):
+        // asking one row a round left the deep rows of a 10,000-node overlay unconverged a minute
+        // after joining. The replies' RTTs keep the probes to candidates that could beat a slot.
+        boolean firstRound = !maintainedOnce;
+        maintainedOnce = true;
         int rows = table.populatedRows();
         for (int row = 0; row < rows; row++) {
             List<NodeHandle> entries = table.row(row);
-            if (!entries.isEmpty()) {
-                NodeHandle peer = entries.get(env.random().nextInt(entries.size()));
+            if (entries.isEmpty()) {
+                continue;
+            }
+            // The first round after joining asks every entry (the second phase of Castro et al.'s join).
+            List<NodeHandle> asked = firstRound ? entries : List.of(entries.get(env.random().nextInt(entries.size())));
+            for (NodeHandle peer : asked) {
                 env.send(peer.address(), new RowRequest(row));
             }
+        }
+        if (firstRound) {
+            announceToTable();
         }
         List<NodeHandle> near = localNeighbours.get();
         if (!near.isEmpty()) {
             NodeHandle peer = near.get(env.random().nextInt(near.size()));
             env.send(peer.address(), new RowRequest(-1));
+        }
+    }
+
+    /**
+     * Tells every node in this one's routing table that it joined (Pastry's join sends the new
+     * node's state to the nodes in its tables). They are near it by construction, so it is a likely
+     * candidate for their own tables, and otherwise they learn of it only if a ping finds a slot with
+     * room: earlier nodes' full slots kept their first, farther picks, and routes at 10,000 nodes a
+     * minute after the joins went 1.54 times the direct delay, 1.48 with this.
+     */
+    private void announceToTable() {
+        for (NodeHandle entry : table.all()) {
+            if (!leafSet.contains(entry.id())) {
+                env.send(entry.address(), new Announce());
+            }
         }
     }
 
