@@ -7,9 +7,9 @@ import org.HdrHistogram.Recorder;
 
 /**
  * What the proxy has served: hits, misses, bypasses, errors, tunnels and intercepted connections (with the leaf
- * certificates minted and origin certificates refused), the clients it refused, and the latency of every
- * answered request from its head arriving to its last byte handed to the socket. Thread-safe; the
- * front records, the status page and tests read.
+ * certificates minted and origin certificates refused), the clients it refused, messages refused for their
+ * framing, and the latency of every answered request from its head arriving to its last byte handed to the
+ * socket. Thread-safe; the front records, the status page and tests read.
  */
 public final class ProxyStats {
     /** Latency percentiles in microseconds over every request recorded so far. */
@@ -18,6 +18,9 @@ public final class ProxyStats {
 
     /** How a request was answered, for counting. */
     public enum Outcome { HIT, MISS, BYPASS, ERROR }
+
+    /** Whose message was refused for its framing: a browser's request or an origin's response. */
+    public enum Side { REQUEST, RESPONSE }
 
     private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
 
@@ -31,6 +34,8 @@ public final class ProxyStats {
     private final LongAdder intercepted = new LongAdder();
     private final LongAdder leavesMinted = new LongAdder();
     private final LongAdder originCertificatesRefused = new LongAdder();
+    private final LongAdder requestsFramingRefused = new LongAdder();
+    private final LongAdder responsesFramingRefused = new LongAdder();
     private final LongAdder latencyMicrosSum = new LongAdder();
     // Recording is wait-free on the event loops; readers fold the interval into the running total.
     private final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
@@ -86,6 +91,15 @@ public final class ProxyStats {
     /** Counts one TLS handshake with an origin refused because its certificate did not verify. */
     public void originCertificateRefused() {
         originCertificatesRefused.increment();
+    }
+
+    /** Counts one message refused for its framing (a browser got 400/501, or 502 for an origin's response). */
+    public void framingRefused(Side side) {
+        (side == Side.REQUEST ? requestsFramingRefused : responsesFramingRefused).increment();
+    }
+
+    public long framingRefusals(Side side) {
+        return (side == Side.REQUEST ? requestsFramingRefused : responsesFramingRefused).sum();
     }
 
     public long intercepted() {

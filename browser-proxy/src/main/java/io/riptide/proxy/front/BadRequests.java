@@ -4,8 +4,9 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.riptide.proxy.framing.Framing;
 
-/** Maps what the request decoder could not parse to the status that says so. */
+/** Maps what the request decoder could not parse, or the proxy refused to forward, to the status and words that say so. */
 final class BadRequests {
     private BadRequests() {
     }
@@ -28,5 +29,19 @@ final class BadRequests {
             return "the request's header fields are larger than this proxy accepts";
         }
         return "the request is malformed: " + (cause == null || cause.getMessage() == null ? "unparseable" : cause.getMessage());
+    }
+
+    /**
+     * 501 for a transfer coding the proxy does not implement (RFC 9112 §6.1, and what nginx and Apache
+     * httpd answer), 400 for the other faults: two framings at once, a bad or repeated Content-Length,
+     * Transfer-Encoding in HTTP/1.0 (RFC 9112 §6.3).
+     */
+    static HttpResponseStatus status(Framing.Faulty faulty) {
+        return faulty.fault() == Framing.Fault.CODING ? HttpResponseStatus.NOT_IMPLEMENTED : HttpResponseStatus.BAD_REQUEST;
+    }
+
+    static String message(Framing.Faulty faulty) {
+        return "the request's framing is refused: it has " + faulty.describe()
+                + "; this proxy forwards a body framed by Transfer-Encoding: chunked alone or by one Content-Length";
     }
 }

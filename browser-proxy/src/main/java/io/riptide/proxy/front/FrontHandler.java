@@ -20,6 +20,8 @@ import io.netty.util.ReferenceCountUtil;
 import io.riptide.proxy.Cidr;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats.Outcome;
+import io.riptide.proxy.ProxyStats.Side;
+import io.riptide.proxy.framing.Framing;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -34,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * from the socket stops while anything waits, so a pipelining client cannot queue without bound.
  * A client whose address is not in the configured allow-list gets 403 on its first request, before
  * anything else is looked at (no page, no origin, no lookup, no tunnel), and the connection closes.
+ * A request whose framing is ambiguous ({@link Framing}: both Transfer-Encoding and Content-Length, a
+ * coding other than chunked alone, a bad Content-Length) gets 400 or 501 and the connection closes,
+ * since what follows it can no longer be told apart; a request that passes goes on framed the
+ * proxy's way.
  * Inside an intercepted CONNECT a front of its own ({@link Intercepted}) reads every request as one for
  * that CONNECT's https authority: no proxy pages, no nested CONNECT.
  */
@@ -239,6 +245,18 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
             respond(Responses.text(ctx.alloc(), BadRequests.status(cause), BadRequests.message(cause), via), false);
             return null;
         }
+        Framing framing = Framing.of(request);
+        if (framing instanceof Framing.Faulty faulty) {
+            ReferenceCountUtil.release(request);
+            context.stats().framingRefused(Side.REQUEST);
+            context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+            // Closed after the answer, always: where this request's body ends, and so where the next
+            // request begins, is exactly what is in doubt (RFC 9112 §6.3).
+            respond(Responses.text(ctx.alloc(), BadRequests.status(faulty), BadRequests.message(faulty), via), false);
+            return null;
+        }
+        // Forwarded (to an origin, or not at all) with the framing the codec read it by, and no other.
+        Framing.normalize(request.headers(), framing);
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         if (intercepted != null) {
             return startIntercepted(request, keepAlive, started);

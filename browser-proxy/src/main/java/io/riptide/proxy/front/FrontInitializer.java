@@ -8,14 +8,15 @@ import io.riptide.core.net.IdleCloser;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
 import io.riptide.proxy.CacheLookup;
+import io.riptide.proxy.framing.Codecs;
 import io.riptide.proxy.tls.LeafCertificates;
 import io.riptide.proxy.upstream.UpstreamClient;
 
 /**
  * Builds each browser connection's pipeline, one handler per concern: close when idle, the HTTP/1.1
- * server codec with the size limits (its failures become 414/431/400), then the {@link FrontHandler}.
- * An intercepted CONNECT rebuilds it ({@link FrontHandler#detachForInterception}): TLS, then a codec
- * and a front of its own.
+ * server codec with the size limits (its failures become 414/431/400) keeping the framing fields as
+ * received ({@link Codecs}), then the {@link FrontHandler}. An intercepted CONNECT rebuilds it
+ * ({@link FrontHandler#detachForInterception}): TLS, then a codec and a front of its own.
  */
 public final class FrontInitializer extends ChannelInitializer<SocketChannel> {
     /** The codec's name, so a CONNECT tunnel can take it out. */
@@ -47,6 +48,6 @@ public final class FrontInitializer extends ChannelInitializer<SocketChannel> {
 
     static HttpServerCodec codec(ProxyConfig c) {
         // Chunks of up to 16 KiB: small enough to stream, large enough to keep per-chunk work low.
-        return new HttpServerCodec(c.maxRequestLineBytes(), c.maxHeaderBytes(), 16 * 1024);
+        return Codecs.server(c.maxRequestLineBytes(), c.maxHeaderBytes(), 16 * 1024);
     }
 }

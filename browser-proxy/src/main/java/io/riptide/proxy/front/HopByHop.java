@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * Removes the fields that belong to one hop (RFC 9110 §7.6.1) and adds this proxy's {@code Via}.
- * {@code Content-Length} and {@code Transfer-Encoding} stay: they frame the message, and the codecs
- * on each side re-frame it (a chunked body is re-chunked, not buffered).
+ * {@code Content-Length} and {@code Transfer-Encoding} stay: they frame the message (by now the one
+ * framing field {@link io.riptide.proxy.framing.Framing} let through), and the codecs on each side
+ * re-frame it (a chunked body is re-chunked, not buffered).
  */
 final class HopByHop {
     private static final List<CharSequence> ALWAYS = List.of(HttpHeaderNames.KEEP_ALIVE, "proxy-connection",

@@ -7,6 +7,7 @@ import io.riptide.dolr.admin.StatusReport;
 import io.riptide.proxy.Cidr;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
+import io.riptide.proxy.ProxyStats.Side;
 import io.riptide.proxy.cache.CacheFigures;
 import io.riptide.proxy.cache.MemoryFigures;
 import java.util.LinkedHashMap;
@@ -18,7 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * The proxy's figures, from which its status page, {@code /status.json} and {@code /metrics} are all
- * rendered: requests by result, tunnels, refused clients, latency percentiles, the access nodes in
+ * rendered: requests by result, tunnels, refused clients, messages refused for their framing, latency
+ * percentiles, the access nodes in
  * use, what the overlay cache counted (refused replicas, hints and load reports sent) and the memory
  * tier's size, hit ratio and evictions.
  */
@@ -51,6 +53,11 @@ public final class ProxyReport {
                 List.of("origin certificates refused (did not verify)", Long.toString(stats.originCertificatesRefused())),
                 List.of("clients refused (not in allow-from)", Long.toString(stats.clientsRefused())),
                 List.of("origin connections opened", Long.toString(stats.upstreamConnectionsOpened()))));
+        b.table("Refusals", "what was refused before reaching an origin or a browser",
+                List.of("figure", "value"), List.of(
+                        List.of("requests refused for their framing (400, 501)", Long.toString(stats.framingRefusals(Side.REQUEST))),
+                        List.of("origin responses refused for their framing (502)",
+                                Long.toString(stats.framingRefusals(Side.RESPONSE)))));
         b.table("Latency", l.count() + " requests, from a request's head to its response's last byte",
                 List.of("percentile", "latency"), List.of(
                         List.of("p50", ms(l.p50Micros())),
@@ -86,6 +93,9 @@ public final class ProxyReport {
         byResult.put("miss", stats.misses());
         byResult.put("bypass", stats.bypasses());
         byResult.put("error", stats.errors());
+        Map<String, Number> framing = new LinkedHashMap<>();
+        framing.put("request", stats.framingRefusals(Side.REQUEST));
+        framing.put("response", stats.framingRefusals(Side.RESPONSE));
         Map<Double, Double> quantiles = new LinkedHashMap<>();
         quantiles.put(0.5, l.p50Micros() / 1e6);
         quantiles.put(0.9, l.p90Micros() / 1e6);
@@ -104,6 +114,9 @@ public final class ProxyReport {
                         "Connections refused with 403 because the client's address is not in allow-from.", stats.clientsRefused())
                 .counter("riptide_proxy_origin_connections_opened_total", "New connections to origins.",
                         stats.upstreamConnectionsOpened())
+                .counter("riptide_proxy_framing_refused_total", "Messages refused for ambiguous framing (both Transfer-Encoding "
+                        + "and Content-Length, a coding other than chunked alone, a bad Content-Length): browsers' requests "
+                        + "(400, 501) and origins' responses (502).", "side", framing)
                 .gauge("riptide_proxy_access_nodes", "Overlay access nodes in use.", accessNodes.size());
         cache.ifPresent(c -> {
             Map<String, Number> refused = new LinkedHashMap<>();

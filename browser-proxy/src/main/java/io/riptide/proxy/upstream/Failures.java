@@ -3,6 +3,7 @@ package io.riptide.proxy.upstream;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.riptide.proxy.ProxyConfig;
+import io.riptide.proxy.framing.Framing;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
@@ -74,6 +75,13 @@ final class Failures {
 
     static UpstreamFailure malformed(Origin origin, Throwable cause) {
         return new UpstreamFailure(BAD_GATEWAY, "origin " + origin + " sent a malformed response: " + message(cause));
+    }
+
+    /** The origin's response framed ambiguously ({@link Framing.Faulty}): refused, and its connection closed. */
+    static UpstreamFailure framing(Origin origin, Framing.Faulty faulty) {
+        return new UpstreamFailure(BAD_GATEWAY, "origin " + origin + " sent a response with " + faulty.describe()
+                + ", which could be read as a different number of responses; it was not forwarded, and that connection "
+                + "to the origin was closed");
     }
 
     static UpstreamFailure timeout(Origin origin, Duration responseTimeout) {

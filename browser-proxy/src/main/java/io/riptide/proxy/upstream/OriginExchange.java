@@ -14,6 +14,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
+import io.riptide.proxy.ProxyStats.Side;
+import io.riptide.proxy.framing.Framing;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
@@ -24,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  * it needs no locks. A handler of its own ({@link Attachment}) is added to the origin connection's
  * pipeline for the exchange only, a new one per connection: a retry on a fresh connection after the
  * origin closed a reused one must not add the same (non-sharable) handler twice, which Netty refuses.
+ * A response whose framing is ambiguous ({@link Framing}) fails the exchange with a 502 and closes
+ * its connection: the rest of what the origin sent on it cannot be trusted to belong to this
+ * response, and the connection is shared with other browsers through the pool.
  */
 public final class OriginExchange {
     /** Hears the exchange's progress; called on the event loop. */
@@ -244,6 +249,15 @@ public final class OriginExchange {
                 ReferenceCountUtil.release(msg);
                 return;
             }
+            Framing framing = Framing.of(response);
+            if (framing instanceof Framing.Faulty faulty) {
+                ReferenceCountUtil.release(msg);
+                client.stats().framingRefused(Side.RESPONSE);
+                fail(Failures.framing(origin, faulty));
+                return;
+            }
+            // The browser gets the framing the codec read the response by, and no other.
+            Framing.normalize(response.headers(), framing);
             headSeen = true;
             cancelTimer();
             status = response.status().code();

@@ -63,6 +63,10 @@ public final class UpstreamClient implements AutoCloseable {
         return config;
     }
 
+    ProxyStats stats() {
+        return stats;
+    }
+
     /** The pool of connections to {@code origin} whose channels run on {@code loop}. */
     ChannelPool pool(EventLoop loop, Origin origin) {
         if (closed) {

@@ -4,7 +4,6 @@ import io.riptide.core.net.UpstreamErrorGuard;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.pool.ChannelPoolHandler;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.riptide.core.net.ClientTls;
@@ -12,11 +11,13 @@ import io.netty.util.AttributeKey;
 import io.riptide.core.net.IdleCloser;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
+import io.riptide.proxy.framing.Codecs;
 
 /**
  * Sets up the connections of one origin's pool: close when idle, TLS for an {@code https://} origin
  * (chain and host name verified, SNI sent: {@link ClientTls}), HTTP/1.1 client codec (never
- * decompressing: bodies pass through as the origin sent them), then per exchange the
+ * decompressing: bodies pass through as the origin sent them; framing fields kept as received,
+ * {@link Codecs}), then per exchange the
  * {@link OriginExchange}, and last the error guard.
  */
 final class UpstreamConnections implements ChannelPoolHandler {
@@ -52,7 +53,7 @@ final class UpstreamConnections implements ChannelPoolHandler {
             handler.setHandshakeTimeoutMillis(config.connectTimeout().toMillis());
             p.addLast("tls", handler);
         }
-        p.addLast("http", new HttpClientCodec(8192, config.maxHeaderBytes(), 16 * 1024, false, true));
+        p.addLast("http", Codecs.client(8192, config.maxHeaderBytes(), 16 * 1024));
         p.addLast(GUARD, guard);
     }
 
