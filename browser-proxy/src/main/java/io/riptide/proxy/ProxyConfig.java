@@ -20,6 +20,8 @@ import java.util.function.Supplier;
  * @param connectTimeout how long to wait for a connection to an origin or tunnel target (then 504)
  * @param responseTimeout how long to wait for an origin's response head once the request is sent (then 504)
  * @param idleTimeout how long a connection, browser-side or origin-side, may carry no traffic before it is closed
+ * @param requestHeadTimeout how long a browser may take over a request's head once its first bytes arrived (then 408
+ *     and the connection closes; see {@link #DEFAULT_REQUEST_HEAD_TIMEOUT})
  * @param upstreamConnectionsPerOrigin keep-alive connections per origin per event loop
  * @param via the pseudonym this proxy adds to {@code Via} and names itself by in {@code Cache-Status}
  * @param maxConcurrentLookups cache lookups in flight at once; beyond it requests go straight to the origin
@@ -44,6 +46,7 @@ public record ProxyConfig(
         Duration connectTimeout,
         Duration responseTimeout,
         Duration idleTimeout,
+        Duration requestHeadTimeout,
         int upstreamConnectionsPerOrigin,
         String via,
         int maxConcurrentLookups,
@@ -67,6 +70,15 @@ public record ProxyConfig(
         return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
+    /**
+     * The request-head deadline unless told: 10 s, the {@code timeout http-request} of HAProxy's stock
+     * configurations (Red Hat's, for one), and shorter than Apache's {@code mod_reqtimeout} default
+     * ({@code header=20-40}) and nginx's {@code client_header_timeout} (60 s). A browser sends a whole head
+     * in one or two segments, so 10 s leaves room for several TCP retransmissions, yet a client trickling a
+     * head byte by byte (slowloris) holds its connection for 10 s rather than indefinitely.
+     */
+    public static final Duration DEFAULT_REQUEST_HEAD_TIMEOUT = Duration.ofSeconds(10);
+
     public ProxyConfig {
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("the proxy needs a host to listen on");
@@ -76,6 +88,9 @@ public record ProxyConfig(
         }
         if (maxRequestLineBytes <= 0 || maxHeaderBytes <= 0 || maxRequestBodyBytes < 0) {
             throw new IllegalArgumentException("size limits must be positive");
+        }
+        if (requestHeadTimeout == null || requestHeadTimeout.isNegative() || requestHeadTimeout.isZero()) {
+            throw new IllegalArgumentException("the request-head timeout must be positive, not " + requestHeadTimeout);
         }
         if (upstreamConnectionsPerOrigin <= 0 || maxConcurrentLookups < 0) {
             throw new IllegalArgumentException("connection and lookup bounds must be positive");
@@ -124,6 +139,7 @@ public record ProxyConfig(
         b.connectTimeout = connectTimeout;
         b.responseTimeout = responseTimeout;
         b.idleTimeout = idleTimeout;
+        b.requestHeadTimeout = requestHeadTimeout;
         b.upstreamConnectionsPerOrigin = upstreamConnectionsPerOrigin;
         b.via = via;
         b.maxConcurrentLookups = maxConcurrentLookups;
@@ -159,6 +175,7 @@ public record ProxyConfig(
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration responseTimeout = Duration.ofSeconds(30);
         private Duration idleTimeout = Duration.ofSeconds(60);
+        private Duration requestHeadTimeout = DEFAULT_REQUEST_HEAD_TIMEOUT;
         private int upstreamConnectionsPerOrigin = 8;
         private String via = "riptide";
         private int maxConcurrentLookups = 1024;
@@ -183,6 +200,7 @@ public record ProxyConfig(
         public Builder connectTimeout(Duration v) { connectTimeout = v; return this; }
         public Builder responseTimeout(Duration v) { responseTimeout = v; return this; }
         public Builder idleTimeout(Duration v) { idleTimeout = v; return this; }
+        public Builder requestHeadTimeout(Duration v) { requestHeadTimeout = v; return this; }
         public Builder upstreamConnectionsPerOrigin(int v) { upstreamConnectionsPerOrigin = v; return this; }
         public Builder via(String v) { via = v; return this; }
         public Builder maxConcurrentLookups(int v) { maxConcurrentLookups = v; return this; }
@@ -197,7 +215,8 @@ public record ProxyConfig(
 
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
-                    connectTimeout, responseTimeout, idleTimeout, upstreamConnectionsPerOrigin, via,
+                    connectTimeout, responseTimeout, idleTimeout, requestHeadTimeout,
+                    upstreamConnectionsPerOrigin, via,
                     maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes, loops, accessLog,
                     interception);
         }

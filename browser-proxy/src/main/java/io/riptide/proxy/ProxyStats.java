@@ -7,9 +7,9 @@ import org.HdrHistogram.Recorder;
 
 /**
  * What the proxy has served: hits, misses, bypasses, errors, tunnels and intercepted connections (with the leaf
- * certificates minted and origin certificates refused), the clients it refused, messages refused for their
- * framing, and the latency of every answered request from its head arriving to its last byte handed to the
- * socket. Thread-safe; the front records, the status page and tests read.
+ * certificates minted and origin certificates refused), the clients it refused, request heads that came too
+ * slowly, messages refused for their framing, and the latency of every answered request from its head arriving
+ * to its last byte handed to the socket. Thread-safe; the front records, the status page and tests read.
  */
 public final class ProxyStats {
     /** Latency percentiles in microseconds over every request recorded so far. */
@@ -34,6 +34,7 @@ public final class ProxyStats {
     private final LongAdder intercepted = new LongAdder();
     private final LongAdder leavesMinted = new LongAdder();
     private final LongAdder originCertificatesRefused = new LongAdder();
+    private final LongAdder headTimeouts = new LongAdder();
     private final LongAdder requestsFramingRefused = new LongAdder();
     private final LongAdder responsesFramingRefused = new LongAdder();
     private final LongAdder latencyMicrosSum = new LongAdder();
@@ -93,9 +94,18 @@ public final class ProxyStats {
         originCertificatesRefused.increment();
     }
 
+    /** Counts one connection closed with 408 because a request's head did not arrive in time. */
+    public void requestHeadTimedOut() {
+        headTimeouts.increment();
+    }
+
     /** Counts one message refused for its framing (a browser got 400/501, or 502 for an origin's response). */
     public void framingRefused(Side side) {
         (side == Side.REQUEST ? requestsFramingRefused : responsesFramingRefused).increment();
+    }
+
+    public long requestHeadTimeouts() {
+        return headTimeouts.sum();
     }
 
     public long framingRefusals(Side side) {

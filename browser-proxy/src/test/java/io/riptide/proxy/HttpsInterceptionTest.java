@@ -238,6 +238,48 @@ class HttpsInterceptionTest {
     }
 
     @Test
+    void insideAnInterceptedConnectionTheHeadDeadlineRunsFromTheFirstRequestBytesNotFromTheHandshake() throws Exception {
+        startOrigin("127.0.0.1");
+        Interception interception = Interception.of(InterceptPolicy.parse(List.of("127.0.0.1")), proxyCa,
+                List.of(originCa.certificateFile()));
+        proxy = ProxyServer.start(ProxyConfig.builder().port(0).tunnelPorts(Set.of()).interception(interception)
+                .requestHeadTimeout(Duration.ofMillis(500)).build(), cache);
+        int port = origin.getAddress().getPort();
+        try (Socket raw = new Socket("127.0.0.1", proxy.address().getPort())) {
+            raw.setSoTimeout(10_000);
+            raw.getOutputStream().write(("CONNECT 127.0.0.1:" + port + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            BufferedReader head = new BufferedReader(new InputStreamReader(raw.getInputStream(), StandardCharsets.US_ASCII), 1);
+            assertEquals("HTTP/1.1 200 Connection Established", head.readLine());
+            while (!head.readLine().isEmpty()) {
+                // the rest of the 200's head
+            }
+            SSLSocket tls = (SSLSocket) TestCertificates.trusting(proxyCa).getSocketFactory()
+                    .createSocket(raw, "127.0.0.1", port, false);
+            tls.startHandshake();
+            // Opened ahead of need and left idle, as browsers do: three deadlines pass with no request begun.
+            Thread.sleep(1_500);
+            String get = "GET /page HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n";
+            tls.getOutputStream().write(get.getBytes(StandardCharsets.US_ASCII));
+            BufferedReader in = new BufferedReader(new InputStreamReader(tls.getInputStream(), StandardCharsets.UTF_8), 1);
+            assertEquals("HTTP/1.1 200 OK", in.readLine());
+            int length = -1;
+            for (String line; !(line = in.readLine()).isEmpty(); ) {
+                if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                    length = Integer.parseInt(line.substring(15).trim());
+                }
+            }
+            char[] body = new char[length];
+            assertEquals(length, in.read(body, 0, length));
+            assertEquals("secure /page", new String(body));
+            // A head begun and left unfinished is cut off.
+            tls.getOutputStream().write(get.substring(0, 20).getBytes(StandardCharsets.US_ASCII));
+            assertEquals("HTTP/1.1 408 Request Timeout", in.readLine());
+        }
+        assertEquals(1, proxy.stats().requestHeadTimeouts());
+    }
+
+    @Test
     void withoutInterceptionAConnectIsATunnelAsBefore() throws Exception {
         startOrigin("127.0.0.1");
         proxy = ProxyServer.start(ProxyConfig.builder().port(0).tunnelPorts(Set.of()).build(), cache);

@@ -4,7 +4,9 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.framing.Framing;
+import java.time.Duration;
 
 /** Maps what the request decoder could not parse, or the proxy refused to forward, to the status and words that say so. */
 final class BadRequests {
@@ -43,5 +45,15 @@ final class BadRequests {
     static String message(Framing.Faulty faulty) {
         return "the request's framing is refused: it has " + faulty.describe()
                 + "; this proxy forwards a body framed by Transfer-Encoding: chunked alone or by one Content-Length";
+    }
+
+    /** What a client whose request head came too slowly reads. */
+    static String lateHead(ProxyConfig config) {
+        return "the request's head did not arrive within " + seconds(config.requestHeadTimeout())
+                + " of its first bytes, the limit of this proxy (--request-head-timeout)";
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 }

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.ssl.SniHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.NetUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.riptide.proxy.Cidr;
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * A request whose framing is ambiguous ({@link Framing}: both Transfer-Encoding and Content-Length, a
  * coding other than chunked alone, a bad Content-Length) gets 400 or 501 and the connection closes,
  * since what follows it can no longer be told apart; a request that passes goes on framed the
- * proxy's way.
+ * proxy's way. A head that takes longer than the request-head timeout gets 408 ({@link HeadDeadline}).
  * Inside an intercepted CONNECT a front of its own ({@link Intercepted}) reads every request as one for
  * that CONNECT's https authority: no proxy pages, no nested CONNECT.
  */
@@ -54,6 +55,7 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
     private final Intercepted intercepted;
     private final ArrayDeque<HttpObject> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
+    private HeadDeadline deadline;
     private Exchange current;
     private boolean closing;
     private boolean bodyPaused;
@@ -68,21 +70,42 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.deadline = new HeadDeadline(ctx, context.config().requestHeadTimeout(), intercepted != null, this::headTimedOut);
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        deadline.cancel();
         releasePending();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof HttpObject o) {
+            deadline.decoded(o);
+        }
         if (closing || !(msg instanceof HttpObject o)) {
             ReferenceCountUtil.release(msg);
             return;
         }
         pending.add(o);
         drain();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!closing) {
+            deadline.readComplete();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof SslHandshakeCompletionEvent) {
+            deadline.handshakeDone();
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override
@@ -96,6 +119,7 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
+        deadline.cancel();
         releasePending();
         if (current != null) {
             current.clientClosed();
@@ -322,6 +346,25 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
             return null;
         }
         return ProxyExchange.start(this, context, request, target, keepAlive, started);
+    }
+
+    /**
+     * A request's head did not arrive in time: 408, and the connection closes. While an earlier request
+     * is still being answered the client may be waiting for that answer, so the head is timed anew.
+     */
+    private void headTimedOut() {
+        if (closing || !ctx.channel().isActive()) {
+            return;
+        }
+        if (current != null || !pending.isEmpty()) {
+            deadline.restart();
+            return;
+        }
+        context.stats().requestHeadTimedOut();
+        LOG.debug("closing browser connection {}: no complete request head within {}", ctx.channel().remoteAddress(),
+                context.config().requestHeadTimeout());
+        respond(Responses.text(ctx.alloc(), HttpResponseStatus.REQUEST_TIMEOUT, BadRequests.lateHead(context.config()),
+                context.config().via()), false);
     }
 
     private boolean clientAllowed() {

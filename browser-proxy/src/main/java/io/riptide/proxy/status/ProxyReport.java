@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * The proxy's figures, from which its status page, {@code /status.json} and {@code /metrics} are all
- * rendered: requests by result, tunnels, refused clients, messages refused for their framing, latency
- * percentiles, the access nodes in
+ * rendered: requests by result, tunnels, refused clients, late request heads, messages refused for their
+ * framing, latency percentiles, the access nodes in
  * use, what the overlay cache counted (refused replicas, hints and load reports sent) and the memory
  * tier's size, hit ratio and evictions.
  */
@@ -55,6 +55,7 @@ public final class ProxyReport {
                 List.of("origin connections opened", Long.toString(stats.upstreamConnectionsOpened()))));
         b.table("Refusals", "what was refused before reaching an origin or a browser",
                 List.of("figure", "value"), List.of(
+                        List.of("closed: request head late (408)", Long.toString(stats.requestHeadTimeouts())),
                         List.of("requests refused for their framing (400, 501)", Long.toString(stats.framingRefusals(Side.REQUEST))),
                         List.of("origin responses refused for their framing (502)",
                                 Long.toString(stats.framingRefusals(Side.RESPONSE)))));
@@ -114,6 +115,9 @@ public final class ProxyReport {
                         "Connections refused with 403 because the client's address is not in allow-from.", stats.clientsRefused())
                 .counter("riptide_proxy_origin_connections_opened_total", "New connections to origins.",
                         stats.upstreamConnectionsOpened())
+                .counter("riptide_proxy_request_head_timeouts_total",
+                        "Browser connections closed with 408 because a request head took longer than --request-head-timeout.",
+                        stats.requestHeadTimeouts())
                 .counter("riptide_proxy_framing_refused_total", "Messages refused for ambiguous framing (both Transfer-Encoding "
                         + "and Content-Length, a coding other than chunked alone, a bad Content-Length): browsers' requests "
                         + "(400, 501) and origins' responses (502).", "side", framing)
