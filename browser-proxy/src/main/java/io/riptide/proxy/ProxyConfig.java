@@ -22,6 +22,11 @@ import java.util.function.Supplier;
  * @param idleTimeout how long a connection, browser-side or origin-side, may carry no traffic before it is closed
  * @param requestHeadTimeout how long a browser may take over a request's head once its first bytes arrived (then 408
  *     and the connection closes; see {@link #DEFAULT_REQUEST_HEAD_TIMEOUT})
+ * @param maxConnections browser connections open at once, from all clients together; more get 503 (see
+ *     {@link #defaultMaxConnections()})
+ * @param maxConnectionsPerClient browser connections open at once from one client address; more get 503. Clients on the
+ *     proxy's own host (connecting from the address they connect to, as a browser beside it does) are held to
+ *     {@code maxConnections} only
  * @param upstreamConnectionsPerOrigin keep-alive connections per origin per event loop
  * @param via the pseudonym this proxy adds to {@code Via} and names itself by in {@code Cache-Status}
  * @param maxConcurrentLookups cache lookups in flight at once; beyond it requests go straight to the origin
@@ -47,6 +52,8 @@ public record ProxyConfig(
         Duration responseTimeout,
         Duration idleTimeout,
         Duration requestHeadTimeout,
+        int maxConnections,
+        int maxConnectionsPerClient,
         int upstreamConnectionsPerOrigin,
         String via,
         int maxConcurrentLookups,
@@ -79,6 +86,38 @@ public record ProxyConfig(
      */
     public static final Duration DEFAULT_REQUEST_HEAD_TIMEOUT = Duration.ofSeconds(10);
 
+    /** Connections per client address unless told: well above a browser's (Chrome opens at most 32 to a proxy). */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
+
+    /** The most browser connections {@link #defaultMaxConnections()} allows, however many descriptors there are. */
+    static final int MAX_DEFAULT_CONNECTIONS = 10_000;
+
+    /**
+     * Browser connections unless told, from this process's file-descriptor limit as HAProxy derives its
+     * {@code maxconn}: each browser connection may need a second descriptor towards its origin or tunnel
+     * target, and some are kept back for the overlay, the listener, logs and the disk tier (a quarter of
+     * the limit, at most 256). So (limit - reserve) / 2, at most 10,000 (past that a laptop's or a lab's
+     * proxy is under attack rather than busy, and each connection costs memory too); 10,000 where the
+     * limit cannot be read.
+     */
+    public static int defaultMaxConnections() {
+        return maxConnectionsFor(openFileLimit());
+    }
+
+    static int maxConnectionsFor(long openFileLimit) {
+        if (openFileLimit <= 0) {
+            return MAX_DEFAULT_CONNECTIONS;
+        }
+        long reserve = Math.min(256, openFileLimit / 4);
+        return (int) Math.max(1, Math.min(MAX_DEFAULT_CONNECTIONS, (openFileLimit - reserve) / 2));
+    }
+
+    /** The process's descriptor limit, or -1 where the JVM does not say (not a Unix). */
+    private static long openFileLimit() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix ? unix.getMaxFileDescriptorCount() : -1;
+    }
+
     public ProxyConfig {
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("the proxy needs a host to listen on");
@@ -91,6 +130,10 @@ public record ProxyConfig(
         }
         if (requestHeadTimeout == null || requestHeadTimeout.isNegative() || requestHeadTimeout.isZero()) {
             throw new IllegalArgumentException("the request-head timeout must be positive, not " + requestHeadTimeout);
+        }
+        if (maxConnections < 1 || maxConnectionsPerClient < 1) {
+            throw new IllegalArgumentException("connection caps must be at least 1, not " + maxConnections + " and "
+                    + maxConnectionsPerClient);
         }
         if (upstreamConnectionsPerOrigin <= 0 || maxConcurrentLookups < 0) {
             throw new IllegalArgumentException("connection and lookup bounds must be positive");
@@ -140,6 +183,8 @@ public record ProxyConfig(
         b.responseTimeout = responseTimeout;
         b.idleTimeout = idleTimeout;
         b.requestHeadTimeout = requestHeadTimeout;
+        b.maxConnections = maxConnections;
+        b.maxConnectionsPerClient = maxConnectionsPerClient;
         b.upstreamConnectionsPerOrigin = upstreamConnectionsPerOrigin;
         b.via = via;
         b.maxConcurrentLookups = maxConcurrentLookups;
@@ -176,6 +221,8 @@ public record ProxyConfig(
         private Duration responseTimeout = Duration.ofSeconds(30);
         private Duration idleTimeout = Duration.ofSeconds(60);
         private Duration requestHeadTimeout = DEFAULT_REQUEST_HEAD_TIMEOUT;
+        private int maxConnections = defaultMaxConnections();
+        private int maxConnectionsPerClient = DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
         private int upstreamConnectionsPerOrigin = 8;
         private String via = "riptide";
         private int maxConcurrentLookups = 1024;
@@ -201,6 +248,8 @@ public record ProxyConfig(
         public Builder responseTimeout(Duration v) { responseTimeout = v; return this; }
         public Builder idleTimeout(Duration v) { idleTimeout = v; return this; }
         public Builder requestHeadTimeout(Duration v) { requestHeadTimeout = v; return this; }
+        public Builder maxConnections(int v) { maxConnections = v; return this; }
+        public Builder maxConnectionsPerClient(int v) { maxConnectionsPerClient = v; return this; }
         public Builder upstreamConnectionsPerOrigin(int v) { upstreamConnectionsPerOrigin = v; return this; }
         public Builder via(String v) { via = v; return this; }
         public Builder maxConcurrentLookups(int v) { maxConcurrentLookups = v; return this; }
@@ -215,7 +264,7 @@ public record ProxyConfig(
 
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
-                    connectTimeout, responseTimeout, idleTimeout, requestHeadTimeout,
+                    connectTimeout, responseTimeout, idleTimeout, requestHeadTimeout, maxConnections, maxConnectionsPerClient,
                     upstreamConnectionsPerOrigin, via,
                     maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes, loops, accessLog,
                     interception);

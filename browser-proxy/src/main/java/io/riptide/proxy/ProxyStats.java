@@ -7,9 +7,10 @@ import org.HdrHistogram.Recorder;
 
 /**
  * What the proxy has served: hits, misses, bypasses, errors, tunnels and intercepted connections (with the leaf
- * certificates minted and origin certificates refused), the clients it refused, request heads that came too
- * slowly, messages refused for their framing, and the latency of every answered request from its head arriving
- * to its last byte handed to the socket. Thread-safe; the front records, the status page and tests read.
+ * certificates minted and origin certificates refused), the clients it refused, the browser connections open
+ * and those refused over a cap, request heads that came too slowly, messages refused for their framing, and the
+ * latency of every answered request from its head arriving to its last byte handed to the socket. Thread-safe;
+ * the front records, the status page and tests read.
  */
 public final class ProxyStats {
     /** Latency percentiles in microseconds over every request recorded so far. */
@@ -18,6 +19,9 @@ public final class ProxyStats {
 
     /** How a request was answered, for counting. */
     public enum Outcome { HIT, MISS, BYPASS, ERROR }
+
+    /** Which connection cap a browser connection was over. */
+    public enum Cap { GLOBAL, PER_CLIENT }
 
     /** Whose message was refused for its framing: a browser's request or an origin's response. */
     public enum Side { REQUEST, RESPONSE }
@@ -34,6 +38,9 @@ public final class ProxyStats {
     private final LongAdder intercepted = new LongAdder();
     private final LongAdder leavesMinted = new LongAdder();
     private final LongAdder originCertificatesRefused = new LongAdder();
+    private final LongAdder clientConnections = new LongAdder();
+    private final LongAdder overGlobalCap = new LongAdder();
+    private final LongAdder overPerClientCap = new LongAdder();
     private final LongAdder headTimeouts = new LongAdder();
     private final LongAdder requestsFramingRefused = new LongAdder();
     private final LongAdder responsesFramingRefused = new LongAdder();
@@ -94,6 +101,21 @@ public final class ProxyStats {
         originCertificatesRefused.increment();
     }
 
+    /** Counts one browser connection admitted (open until {@link #clientConnectionClosed()}). */
+    public void clientConnectionOpened() {
+        clientConnections.increment();
+    }
+
+    /** Counts one admitted browser connection closed. */
+    public void clientConnectionClosed() {
+        clientConnections.decrement();
+    }
+
+    /** Counts one browser connection refused with 503 because it was over {@code cap}. */
+    public void connectionOverCap(Cap cap) {
+        (cap == Cap.GLOBAL ? overGlobalCap : overPerClientCap).increment();
+    }
+
     /** Counts one connection closed with 408 because a request's head did not arrive in time. */
     public void requestHeadTimedOut() {
         headTimeouts.increment();
@@ -102,6 +124,15 @@ public final class ProxyStats {
     /** Counts one message refused for its framing (a browser got 400/501, or 502 for an origin's response). */
     public void framingRefused(Side side) {
         (side == Side.REQUEST ? requestsFramingRefused : responsesFramingRefused).increment();
+    }
+
+    /** Browser connections open now (those refused over a cap not counted). */
+    public long clientConnections() {
+        return clientConnections.sum();
+    }
+
+    public long connectionsOverCap(Cap cap) {
+        return (cap == Cap.GLOBAL ? overGlobalCap : overPerClientCap).sum();
     }
 
     public long requestHeadTimeouts() {

@@ -7,6 +7,7 @@ import io.riptide.dolr.admin.StatusReport;
 import io.riptide.proxy.Cidr;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
+import io.riptide.proxy.ProxyStats.Cap;
 import io.riptide.proxy.ProxyStats.Side;
 import io.riptide.proxy.cache.CacheFigures;
 import io.riptide.proxy.cache.MemoryFigures;
@@ -19,8 +20,8 @@ import java.util.stream.Collectors;
 
 /**
  * The proxy's figures, from which its status page, {@code /status.json} and {@code /metrics} are all
- * rendered: requests by result, tunnels, refused clients, late request heads, messages refused for their
- * framing, latency percentiles, the access nodes in
+ * rendered: requests by result, tunnels, refused clients, browser connections open and refused over a cap,
+ * late request heads, messages refused for their framing, latency percentiles, the access nodes in
  * use, what the overlay cache counted (refused replicas, hints and load reports sent) and the memory
  * tier's size, hit ratio and evictions.
  */
@@ -53,8 +54,12 @@ public final class ProxyReport {
                 List.of("origin certificates refused (did not verify)", Long.toString(stats.originCertificatesRefused())),
                 List.of("clients refused (not in allow-from)", Long.toString(stats.clientsRefused())),
                 List.of("origin connections opened", Long.toString(stats.upstreamConnectionsOpened()))));
-        b.table("Refusals", "what was refused before reaching an origin or a browser",
+        b.table("Connections and refusals", "browser connections, and what was refused before reaching an origin or a browser",
                 List.of("figure", "value"), List.of(
+                        List.of("open now", stats.clientConnections() + " (limit " + config.maxConnections() + ", "
+                                + config.maxConnectionsPerClient() + " per client)"),
+                        List.of("refused: over the global limit (503)", Long.toString(stats.connectionsOverCap(Cap.GLOBAL))),
+                        List.of("refused: over the per-client limit (503)", Long.toString(stats.connectionsOverCap(Cap.PER_CLIENT))),
                         List.of("closed: request head late (408)", Long.toString(stats.requestHeadTimeouts())),
                         List.of("requests refused for their framing (400, 501)", Long.toString(stats.framingRefusals(Side.REQUEST))),
                         List.of("origin responses refused for their framing (502)",
@@ -94,6 +99,9 @@ public final class ProxyReport {
         byResult.put("miss", stats.misses());
         byResult.put("bypass", stats.bypasses());
         byResult.put("error", stats.errors());
+        Map<String, Number> overCap = new LinkedHashMap<>();
+        overCap.put("global", stats.connectionsOverCap(Cap.GLOBAL));
+        overCap.put("per_client", stats.connectionsOverCap(Cap.PER_CLIENT));
         Map<String, Number> framing = new LinkedHashMap<>();
         framing.put("request", stats.framingRefusals(Side.REQUEST));
         framing.put("response", stats.framingRefusals(Side.RESPONSE));
@@ -115,6 +123,10 @@ public final class ProxyReport {
                         "Connections refused with 403 because the client's address is not in allow-from.", stats.clientsRefused())
                 .counter("riptide_proxy_origin_connections_opened_total", "New connections to origins.",
                         stats.upstreamConnectionsOpened())
+                .gauge("riptide_proxy_client_connections", "Browser connections open.", stats.clientConnections())
+                .counter("riptide_proxy_connections_over_cap_total",
+                        "Browser connections refused with 503 because they were over a cap (--max-connections, "
+                        + "--max-connections-per-client).", "cap", overCap)
                 .counter("riptide_proxy_request_head_timeouts_total",
                         "Browser connections closed with 408 because a request head took longer than --request-head-timeout.",
                         stats.requestHeadTimeouts())
