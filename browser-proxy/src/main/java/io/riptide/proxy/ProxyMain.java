@@ -44,6 +44,11 @@ import picocli.CommandLine.TypeConversionException;
 public final class ProxyMain implements Callable<Integer> {
     // Longer, and every page behind a dead access node would hang for it before the origin is asked.
     private static final Duration MAX_READ_DEADLINE = Duration.ofMinutes(1);
+    /** Bounds that catch typos: below 100 ms a head sent in two segments may miss it; past 10 minutes it limits nothing. */
+    private static final Duration MIN_REQUEST_HEAD_TIMEOUT = Duration.ofMillis(100);
+    private static final Duration MAX_REQUEST_HEAD_TIMEOUT = Duration.ofMinutes(10);
+    /** A million connections would be a typo: each costs a descriptor and memory. */
+    private static final int MAX_CONNECTIONS = 1_000_000;
     /** The most memory the tier may take: 1 TB would be a typo, not a proxy. */
     private static final long MAX_MEMORY_MB = 1024L * 1024;
 
@@ -118,6 +123,22 @@ public final class ProxyMain implements Callable<Integer> {
                 + "elsewhere get 403, the PAC file and status pages included (default: 127.0.0.0/8 and ::1, this machine only).")
     private List<Cidr> allowFrom = new ArrayList<>();
 
+    @Option(names = "--request-head-timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationText.class,
+            description = "How long a client may take to send a request's head (request line and header fields) once its first "
+                + "bytes arrived; a slower one gets 408 and its connection closes, so trickled heads cannot hold connections "
+                + "open (default: ${DEFAULT-VALUE}).")
+    private Duration requestHeadTimeout;
+
+    @Option(names = "--max-connections", paramLabel = "N",
+            description = "Client connections open at once, from all clients; more are answered 503 with Retry-After and "
+                + "closed (default: half the process's open-file limit less a reserve, at most 10000).")
+    private Integer maxConnections;
+
+    @Option(names = "--max-connections-per-client", paramLabel = "N", defaultValue = "256",
+            description = "Client connections open at once from one address; more are answered 503 and closed. Clients on "
+                + "this host itself (a browser beside the proxy) are held to --max-connections only (default: ${DEFAULT-VALUE}).")
+    private int maxConnectionsPerClient;
+
     @Option(names = "--pass-through", description = "Never look anything up: measures the proxy's own overhead (default: off).")
     private boolean passThrough;
 
@@ -159,6 +180,18 @@ public final class ProxyMain implements Callable<Integer> {
         if (readDeadline.compareTo(Duration.ofMillis(1)) < 0 || readDeadline.compareTo(MAX_READ_DEADLINE) > 0) {
             throw new ParameterException(spec.commandLine(), "--read-deadline must be between 1ms and 1m, got "
                     + DurationText.format(readDeadline));
+        }
+        if (requestHeadTimeout.compareTo(MIN_REQUEST_HEAD_TIMEOUT) < 0 || requestHeadTimeout.compareTo(MAX_REQUEST_HEAD_TIMEOUT) > 0) {
+            throw new ParameterException(spec.commandLine(), "--request-head-timeout must be between 100ms and 10m, got "
+                    + DurationText.format(requestHeadTimeout));
+        }
+        if (maxConnections != null && (maxConnections < 1 || maxConnections > MAX_CONNECTIONS)) {
+            throw new ParameterException(spec.commandLine(), "--max-connections must be between 1 and " + MAX_CONNECTIONS
+                    + ", got " + maxConnections);
+        }
+        if (maxConnectionsPerClient < 1 || maxConnectionsPerClient > MAX_CONNECTIONS) {
+            throw new ParameterException(spec.commandLine(), "--max-connections-per-client must be between 1 and "
+                    + MAX_CONNECTIONS + ", got " + maxConnectionsPerClient);
         }
         if (loops != null && (loops < 1 || loops > 1024)) {
             throw new ParameterException(spec.commandLine(), "--loops must be between 1 and 1024, got " + loops);
@@ -263,6 +296,9 @@ public final class ProxyMain implements Callable<Integer> {
     public ProxyConfig proxyConfig() {
         return ProxyConfig.builder().host(host).port(port).passThrough(passThrough).queryBypass(bypassQueries)
                 .allowFrom(allowFrom.isEmpty() ? Cidr.LOOPBACK : allowFrom)
+                .requestHeadTimeout(requestHeadTimeout)
+                .maxConnections(maxConnections == null ? ProxyConfig.defaultMaxConnections() : maxConnections)
+                .maxConnectionsPerClient(maxConnectionsPerClient)
                 .loops(loops == null ? ProxyConfig.defaultLoops() : loops).build();
     }
 

@@ -26,9 +26,13 @@ class ProxyCommandTest {
     @Test
     void helpExplainsEveryOptionAndItsDefault() {
         assertEquals(0, cli.run("proxy", "--help"));
+        // Read as flowing text: where picocli wraps a description depends on the widest option name.
+        String help = cli.out().replaceAll("\\s+", " ");
         for (String expected : new String[] {"--port", "default: 3128", "--host", "default: 127.0.0.1", "--seed", "--provider",
-            "ed25519:BASE64", "--ttl", "default: 8", "--read-deadline", "default: 3s", "--allow-from", "default: 127.0.0.0/8 and ::1", "--pass-through", "proxy.pac"}) {
-            assertTrue(cli.out().contains(expected), "help mentions '" + expected + "':\n" + cli.out());
+            "ed25519:BASE64", "--ttl", "default: 8", "--read-deadline", "default: 3s", "--allow-from", "default: 127.0.0.0/8 and ::1",
+            "--request-head-timeout", "default: 10s", "--max-connections", "open-file limit", "--max-connections-per-client",
+            "default: 256", "--pass-through", "proxy.pac"}) {
+            assertTrue(help.contains(expected), "help mentions '" + expected + "':\n" + cli.out());
         }
     }
 
@@ -73,6 +77,21 @@ class ProxyCommandTest {
         Files.write(f, List.of("port = 0", "read-deadline = 0ms"));
         assertEquals(2, cli.run("proxy", "--config", f.toString()));
         assertTrue(cli.err().contains("riptide proxy: --read-deadline must be between 1ms and 1m, got 0ms (from " + f + ":2)"),
+                cli.err());
+    }
+
+    @Test
+    void theHeadDeadlineAndConnectionCapsAreConfigKeysAndTheCommandLineWins() throws Exception {
+        Path f = dir.resolve("proxy.conf");
+        Files.write(f, List.of("port = 0", "request-head-timeout = 20s", "max-connections = 500", "max-connections-per-client = 32"));
+        ProxyConfig fromFile = parsed("--config", f.toString());
+        assertEquals(java.time.Duration.ofSeconds(20), fromFile.requestHeadTimeout());
+        assertEquals(500, fromFile.maxConnections());
+        assertEquals(32, fromFile.maxConnectionsPerClient());
+        assertEquals(64, parsed("--config", f.toString(), "--max-connections-per-client", "64").maxConnectionsPerClient());
+        Files.write(f, List.of("port = 0", "request-head-timeout = 0ms"));
+        assertEquals(2, cli.run("proxy", "--config", f.toString()));
+        assertTrue(cli.err().contains("riptide proxy: --request-head-timeout must be between 100ms and 10m, got 0ms (from " + f + ":2)"),
                 cli.err());
     }
 
