@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
@@ -258,7 +259,8 @@ public final class ProxyMain implements Callable<Integer> {
         if (config.destinations().enforced(config.allowFrom())) {
             say(out, "connecting to public addresses only" + (allowDestinations.isEmpty() ? "" : " and "
                     + allowDestinations.stream().map(Cidr::toString).collect(Collectors.joining(", ")))
-                    + " for clients (--destinations " + destinations.name().toLowerCase(java.util.Locale.ROOT) + "; allow an intranet with --allow-destination)");
+                    + " for clients (--destinations " + destinations.name().toLowerCase(Locale.ROOT)
+                    + "; allow an intranet with --allow-destination)");
         }
         if (discovery.listening()) {
             proxy.clientAddress().ifPresent(c -> say(out, "overlay client listening on " + c
@@ -280,12 +282,8 @@ public final class ProxyMain implements Callable<Integer> {
     public ProxyConfig proxyConfig() {
         return ProxyConfig.builder().host(host).port(port).passThrough(passThrough).queryBypass(bypassQueries)
                 .allowFrom(allowFrom.isEmpty() ? Cidr.LOOPBACK : allowFrom)
-                .destinations(destinationPolicy())
+                .destinations(new DestinationPolicy(destinations, allowDestinations))
                 .loops(loops == null ? ProxyConfig.defaultLoops() : loops).build();
-    }
-
-    private DestinationPolicy destinationPolicy() {
-        return new DestinationPolicy(destinations, allowDestinations);
     }
 
     /** HTTPS interception as {@code --intercept}, {@code --ca-dir} and {@code --origin-ca} ask; refused with what to do. */
