@@ -80,6 +80,12 @@ public record Cidr(byte[] address, int prefix) {
         return a.length == address.length && Arrays.equals(masked(a, prefix), address);
     }
 
+    /** Whether every address of this network is in {@code other}. */
+    public boolean within(Cidr other) {
+        return other.address.length == address.length && other.prefix <= prefix
+                && Arrays.equals(masked(address, other.prefix), other.address);
+    }
+
     /** Whether any of {@code networks} holds {@code client}. */
     public static boolean anyContains(List<Cidr> networks, InetAddress client) {
         for (Cidr n : networks) {

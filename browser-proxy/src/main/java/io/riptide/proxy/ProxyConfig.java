@@ -40,6 +40,8 @@ import java.util.function.Supplier;
  * @param accessLog where each request is recorded ({@link AccessLog#NONE} by default; its owner closes it)
  * @param interception which CONNECT targets are intercepted, with which CA, trusting which origins
  *     ({@link Interception#OFF} by default: every CONNECT is a blind tunnel)
+ * @param destinations which addresses origins and CONNECT targets may have ({@link DestinationPolicy#AUTO} by
+ *     default: public ones only once {@code allowFrom} reaches beyond loopback)
  */
 public record ProxyConfig(
         String host,
@@ -64,7 +66,8 @@ public record ProxyConfig(
         Supplier<List<String>> accessNodes,
         int loops,
         AccessLog accessLog,
-        Interception interception) {
+        Interception interception,
+        DestinationPolicy destinations) {
 
     /**
      * The event loops unless told: one per core, as nginx's {@code worker_processes auto} (Netty's own
@@ -155,6 +158,9 @@ public record ProxyConfig(
         if (interception == null) {
             interception = Interception.OFF;
         }
+        if (destinations == null) {
+            destinations = DestinationPolicy.AUTO;
+        }
         if (loops < 1 || loops > 1024) {
             throw new IllegalArgumentException("the proxy needs 1 to 1024 event loops, not " + loops);
         }
@@ -196,12 +202,18 @@ public record ProxyConfig(
         b.loops = loops;
         b.accessLog = accessLog;
         b.interception = interception;
+        b.destinations = destinations;
         return b;
     }
 
     /** Whether CONNECT may open a tunnel to {@code targetPort}. */
     public boolean tunnelAllowed(int targetPort) {
         return tunnelPorts.isEmpty() || tunnelPorts.contains(targetPort);
+    }
+
+    /** Null if the proxy may connect to {@code address} for a client, else what kind of address it is. */
+    public String destinationRefusal(InetAddress address) {
+        return destinations.enforced(allowFrom) ? destinations.refusal(address) : null;
     }
 
     /** Whether a client at {@code client} may use the proxy (its pages included). */
@@ -234,6 +246,7 @@ public record ProxyConfig(
         private int loops = defaultLoops();
         private AccessLog accessLog = AccessLog.NONE;
         private Interception interception = Interception.OFF;
+        private DestinationPolicy destinations = DestinationPolicy.AUTO;
 
         private Builder() {
         }
@@ -261,13 +274,14 @@ public record ProxyConfig(
         public Builder loops(int v) { loops = v; return this; }
         public Builder accessLog(AccessLog v) { accessLog = v; return this; }
         public Builder interception(Interception v) { interception = v; return this; }
+        public Builder destinations(DestinationPolicy v) { destinations = v; return this; }
 
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
                     connectTimeout, responseTimeout, idleTimeout, requestHeadTimeout, maxConnections, maxConnectionsPerClient,
                     upstreamConnectionsPerOrigin, via,
                     maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes, loops, accessLog,
-                    interception);
+                    interception, destinations);
         }
     }
 }

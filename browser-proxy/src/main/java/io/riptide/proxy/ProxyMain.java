@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
@@ -138,6 +139,18 @@ public final class ProxyMain implements Callable<Integer> {
             description = "Client connections open at once from one address; more are answered 503 and closed. Clients on "
                 + "this host itself (a browser beside the proxy) are held to --max-connections only (default: ${DEFAULT-VALUE}).")
     private int maxConnectionsPerClient;
+
+    @Option(names = "--destinations", paramLabel = "RULE", defaultValue = "auto", converter = DestinationRuleText.class,
+            description = "Which addresses the proxy connects to for its clients: public (public internet addresses only, plus "
+                + "--allow-destination: never this host's loopback, the private network or the cloud metadata service), any, "
+                + "or auto (public once --allow-from reaches beyond this machine, any while it serves loopback only) "
+                + "(default: ${DEFAULT-VALUE}).")
+    private DestinationPolicy.Mode destinations;
+
+    @Option(names = "--allow-destination", paramLabel = "CIDR", converter = DestinationCidrText.class,
+            description = "A non-public network the proxy may still reach when --destinations keeps it to public ones (an "
+                + "intranet's web servers), as 10.1.0.0/16 or one address; repeatable (default: none).")
+    private List<Cidr> allowDestinations = new ArrayList<>();
 
     @Option(names = "--pass-through", description = "Never look anything up: measures the proxy's own overhead (default: off).")
     private boolean passThrough;
@@ -276,6 +289,12 @@ public final class ProxyMain implements Callable<Integer> {
         } else if (!allowFrom.isEmpty()) {
             say(out, "serving clients in " + clients);
         }
+        if (config.destinations().enforced(config.allowFrom())) {
+            say(out, "connecting to public addresses only" + (allowDestinations.isEmpty() ? "" : " and "
+                    + allowDestinations.stream().map(Cidr::toString).collect(Collectors.joining(", ")))
+                    + " for clients (--destinations " + destinations.name().toLowerCase(Locale.ROOT)
+                    + "; allow an intranet with --allow-destination)");
+        }
         if (discovery.listening()) {
             proxy.clientAddress().ifPresent(c -> say(out, "overlay client listening on " + c
                     + " (on the mDNS interface, where nodes found later answer it)"));
@@ -299,6 +318,7 @@ public final class ProxyMain implements Callable<Integer> {
                 .requestHeadTimeout(requestHeadTimeout)
                 .maxConnections(maxConnections == null ? ProxyConfig.defaultMaxConnections() : maxConnections)
                 .maxConnectionsPerClient(maxConnectionsPerClient)
+                .destinations(new DestinationPolicy(destinations, allowDestinations))
                 .loops(loops == null ? ProxyConfig.defaultLoops() : loops).build();
     }
 
@@ -336,19 +356,44 @@ public final class ProxyMain implements Callable<Integer> {
     }
 
     /** Client networks as {@link Cidr#parse} reads them, refused with its message. */
-    static final class CidrText implements ITypeConverter<Cidr> {
+    static class CidrText implements ITypeConverter<Cidr> {
+        /** The option whose value this reads, for the refusal of a list. */
+        String option() {
+            return "--allow-from";
+        }
+
         @Override
         public Cidr convert(String value) {
             if (value.contains(",")) {
                 // As with --seed, a list is the option repeated (a config file's commas are split before this).
-                throw new TypeConversionException("one network per --allow-from, repeated for more "
-                        + "(--allow-from 10.0.0.0/8 --allow-from 192.168.0.0/16), got '" + value + "'");
+                throw new TypeConversionException("one network per " + option() + ", repeated for more "
+                        + "(" + option() + " 10.0.0.0/8 " + option() + " 192.168.0.0/16), got '" + value + "'");
             }
             try {
                 return Cidr.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }
+        }
+    }
+
+    /** The destination rule as {@link DestinationPolicy.Mode#parse} reads it, refused with the choices. */
+    static final class DestinationRuleText implements ITypeConverter<DestinationPolicy.Mode> {
+        @Override
+        public DestinationPolicy.Mode convert(String value) {
+            try {
+                return DestinationPolicy.Mode.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Destination networks, read as client networks are. */
+    static final class DestinationCidrText extends CidrText {
+        @Override
+        String option() {
+            return "--allow-destination";
         }
     }
 

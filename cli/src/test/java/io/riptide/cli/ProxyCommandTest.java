@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.proxy.Cidr;
+import io.riptide.proxy.DestinationPolicy;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyMain;
 import io.riptide.simulator.scenario.Scenarios;
@@ -31,7 +32,7 @@ class ProxyCommandTest {
         for (String expected : new String[] {"--port", "default: 3128", "--host", "default: 127.0.0.1", "--seed", "--provider",
             "ed25519:BASE64", "--ttl", "default: 8", "--read-deadline", "default: 3s", "--allow-from", "default: 127.0.0.0/8 and ::1",
             "--request-head-timeout", "default: 10s", "--max-connections", "open-file limit", "--max-connections-per-client",
-            "default: 256", "--pass-through", "proxy.pac"}) {
+            "default: 256", "--pass-through", "proxy.pac", "--destinations", "default: auto", "--allow-destination"}) {
             assertTrue(help.contains(expected), "help mentions '" + expected + "':\n" + cli.out());
         }
     }
@@ -110,6 +111,23 @@ class ProxyCommandTest {
                     + "Try 'riptide proxy --help' for the options and their defaults." + N, run.err());
             assertEquals("", run.out(), "nothing started");
         }
+    }
+
+    @Test
+    void theDestinationRuleAndItsAllowedNetworksAreOptionsAndConfigKeys() throws Exception {
+        assertEquals(new DestinationPolicy(DestinationPolicy.Mode.AUTO, List.of()), parsed("--port", "0").destinations());
+        assertEquals(new DestinationPolicy(DestinationPolicy.Mode.PUBLIC, List.of(Cidr.parse("10.1.0.0/16"))),
+                parsed("--destinations", "public", "--allow-destination", "10.1.0.0/16").destinations());
+        Path f = dir.resolve("proxy.conf");
+        Files.write(f, List.of("port = 0", "destinations = any", "allow-destination = 10.1.0.0/16, 192.168.7.0/24"));
+        assertEquals(new DestinationPolicy(DestinationPolicy.Mode.ANY, List.of(Cidr.parse("10.1.0.0/16"), Cidr.parse("192.168.7.0/24"))),
+                parsed("--config", f.toString()).destinations());
+        CliRun run = new CliRun();
+        assertEquals(2, run.run("proxy", "--port", "0", "--destinations", "public-only"));
+        assertEquals("riptide proxy: Invalid value for option '--destinations': expected auto, public or any as the "
+                + "destination rule, got 'public-only'" + N + "Try 'riptide proxy --help' for the options and their defaults." + N,
+                run.err());
+        assertEquals("", run.out(), "nothing started");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.riptide.proxy.front;
 
+import io.riptide.core.net.UrlHost;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -50,6 +51,12 @@ final class ConnectExchange implements Exchange, Tunnels.Opened {
             port = -1;
         }
         String host = colon < 0 ? "" : authority.substring(0, colon);
+        try {
+            // As browsers read it (0177.0.0.1 is 127.0.0.1), so the destination policy judges where the tunnel goes.
+            host = UrlHost.canonical(host);
+        } catch (IllegalArgumentException e) {
+            host = "";
+        }
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }

@@ -42,6 +42,7 @@ public final class ProxyReport {
                 .summary("https", config.interception().on() ? "intercepting " + config.interception().policy()
                         + " (CA " + config.interception().ca().certificateFile() + ")" : "tunnelled untouched (no --intercept)")
                 .summary("clients allowed", config.allowFrom().stream().map(Cidr::toString).collect(Collectors.joining(", ")))
+                .summary("destinations", destinations(config))
                 .summary("access nodes", accessNodes.isEmpty() ? "none" : String.join(", ", accessNodes));
         b.table("Requests", "", List.of("result", "count"), List.of(
                 List.of("hits", Long.toString(stats.hits())),
@@ -218,5 +219,15 @@ public final class ProxyReport {
 
     private static String ms(long micros) {
         return String.format(Locale.ROOT, "%.3f ms", micros / 1e3);
+    }
+
+    /** The destination rule as it applies: what a client of this proxy can reach through it. */
+    private static String destinations(ProxyConfig config) {
+        if (!config.destinations().enforced(config.allowFrom())) {
+            return "any (the proxy serves this machine only, or --destinations any)";
+        }
+        List<Cidr> allowed = config.destinations().allowed();
+        return "public addresses only" + (allowed.isEmpty() ? "" : " and " + allowed.stream().map(Cidr::toString)
+                .collect(Collectors.joining(", ")));
     }
 }

@@ -1,6 +1,8 @@
 package io.riptide.proxy.tunnel;
 
 import io.netty.bootstrap.Bootstrap;
+import io.riptide.core.net.ForbiddenAddressException;
+import io.riptide.proxy.DestinationPolicy;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.resolver.AddressResolverGroup;
@@ -48,7 +50,9 @@ public final class Tunnels {
             }
             Throwable c = done.cause();
             String target = host + ":" + port;
-            if (c instanceof ConnectTimeoutException) {
+            if (c instanceof ForbiddenAddressException refused) {
+                opened.failed(HttpResponseStatus.FORBIDDEN, DestinationPolicy.refusalMessage(refused));
+            } else if (c instanceof ConnectTimeoutException) {
                 opened.failed(HttpResponseStatus.GATEWAY_TIMEOUT, "could not connect to " + target + " in time");
             } else if (c instanceof UnknownHostException) {
                 opened.failed(HttpResponseStatus.BAD_GATEWAY, "cannot resolve the host name " + host);

@@ -2,6 +2,8 @@ package io.riptide.proxy.upstream;
 
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import io.riptide.core.net.ForbiddenAddressException;
+import io.riptide.proxy.DestinationPolicy;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.framing.Framing;
 import java.io.IOException;
@@ -16,6 +18,7 @@ import javax.net.ssl.SSLException;
 
 /** Turns what went wrong talking to an origin into a status and a message a person can act on. */
 final class Failures {
+    private static final int FORBIDDEN = 403;
     private static final int BAD_GATEWAY = 502;
     private static final int GATEWAY_TIMEOUT = 504;
 
@@ -24,6 +27,10 @@ final class Failures {
 
     static UpstreamFailure connect(Origin origin, Throwable cause, ProxyConfig config) {
         Duration connectTimeout = config.connectTimeout();
+        ForbiddenAddressException refused = find(cause, ForbiddenAddressException.class);
+        if (refused != null) {
+            return new UpstreamFailure(FORBIDDEN, DestinationPolicy.refusalMessage(refused));
+        }
         String certificate = certificateProblem(cause);
         if (certificate != null) {
             return new UpstreamFailure(BAD_GATEWAY, "the certificate of origin " + origin + " did not verify: " + certificate
@@ -102,12 +109,16 @@ final class Failures {
     }
 
     private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
+        return find(t, type) != null;
+    }
+
+    private static <T extends Throwable> T find(Throwable t, Class<T> type) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (type.isInstance(c)) {
-                return true;
+                return type.cast(c);
             }
         }
-        return false;
+        return null;
     }
 
     private static Throwable root(Throwable t) {

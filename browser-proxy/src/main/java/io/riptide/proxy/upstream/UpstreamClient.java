@@ -15,7 +15,9 @@ import io.netty.resolver.AddressResolverGroup;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import io.riptide.core.net.ClientTls;
+import io.riptide.core.net.CheckedAddressResolverGroup;
 import io.riptide.core.net.DnsResolvers;
+import io.riptide.core.net.ForbiddenAddressException;
 import io.riptide.core.net.NettyTransport;
 import io.riptide.proxy.ProxyConfig;
 import io.riptide.proxy.ProxyStats;
@@ -57,6 +59,9 @@ public final class UpstreamClient implements AutoCloseable {
         this.config = config;
         this.stats = stats;
         this.tls = config.interception().on() ? ClientTls.context(config.interception().originTrust()) : null;
+        // Judged on the address each connect goes to, once resolved: an IP literal and a name alike.
+        this.resolver = config.destinations().enforced(config.allowFrom())
+                ? new CheckedAddressResolverGroup(dns, config::destinationRefusal) : dns;
     }
 
     ProxyConfig config() {
@@ -76,6 +81,8 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     private final DnsResolvers dns = new DnsResolvers();
+    /** {@link #dns}, refusing the addresses the destination policy refuses when it applies. */
+    private final AddressResolverGroup<InetSocketAddress> resolver;
 
     private FixedChannelPool newPool(Key key) {
         Bootstrap b = new Bootstrap()
@@ -86,7 +93,7 @@ public final class UpstreamClient implements AutoCloseable {
                 .option(ChannelOption.TCP_NODELAY, true)
                 // Unresolved, so the name is looked up at each connect rather than pinned forever, by a DNS
                 // client on the loop (the JVM's resolver would block the loop and every connection on it).
-                .resolver(dns)
+                .resolver(resolver)
                 .remoteAddress(InetSocketAddress.createUnresolved(key.origin().host(), key.origin().port()));
         // Most recently used first, so surplus connections go idle and their idle closer reaps them.
         return new FixedChannelPool(b, new UpstreamConnections(config, stats, key.origin(), tls), ChannelHealthChecker.ACTIVE, null, -1,
@@ -156,9 +163,12 @@ public final class UpstreamClient implements AutoCloseable {
         });
     }
 
-    /** The proxy's resolver of origin and tunnel names, non-blocking, one DNS client per loop. */
+    /**
+     * The proxy's resolver of origin and tunnel names, non-blocking, one DNS client per loop; it fails
+     * a name or address the destination policy refuses with a {@link ForbiddenAddressException}.
+     */
     public AddressResolverGroup<InetSocketAddress> resolver() {
-        return dns;
+        return resolver;
     }
 
     /** Closes every idle connection and the DNS clients; call before the event loops shut down. */

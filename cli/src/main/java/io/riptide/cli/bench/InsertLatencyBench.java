@@ -71,7 +71,7 @@ public final class InsertLatencyBench {
         });
         origin.start();
         NioEventLoopGroup group = new NioEventLoopGroup(2);
-        // The benchmark's origin is on loopback, which a real gateway refuses (see OriginAddresses): allowed here.
+        // The benchmark's origin is on loopback, which a real gateway refuses (see PublicAddresses): allowed here.
         OriginFetcher fetcher = new OriginFetcher(group, OriginFetcherConfig.defaults().withRate(100_000, 100_000)
                 .withPrivateOrigins(true),
                 OriginTls.systemDefault(), Clock.systemUTC());

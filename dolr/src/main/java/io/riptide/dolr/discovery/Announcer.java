@@ -13,11 +13,14 @@ public final class Announcer implements AutoCloseable {
     private final JmDNS mdns;
     private final MdnsInterface where;
     private final Announcement what;
+    /** JmDNS caches what every host on the link sends, answering or not: bounded like a browser's. */
+    private final RecordCacheBound cacheBound;
 
     private Announcer(JmDNS mdns, MdnsInterface where, Announcement what) {
         this.mdns = mdns;
         this.where = where;
         this.what = what;
+        this.cacheBound = RecordCacheBound.start(mdns);
     }
 
     /** Starts answering for {@code what} on {@code where} (and only there). */
@@ -44,6 +47,7 @@ public final class Announcer implements AutoCloseable {
 
     @Override
     public void close() {
+        cacheBound.close();
         mdns.unregisterAllServices();
         closeQuietly(mdns);
     }

@@ -43,7 +43,8 @@ import javax.jmdns.impl.constants.DNSRecordType;
  * <p>Anyone on the link can announce anything, so what a browser keeps is bounded: at most
  * {@value #MAX_FOUND} nodes (more are refused, and counted, until some are withdrawn), at most
  * {@value #MAX_PER_SOURCE} of them from any one address, and at most {@value #MAX_PENDING} names
- * waiting to be resolved (the oldest is dropped for a new one). An announced host is taken only if it
+ * waiting to be resolved (the oldest is dropped for a new one), and JmDNS's own record cache is kept
+ * to {@value RecordCacheBound#MAX_RECORDS} records ({@link RecordCacheBound}). An announced host is taken only if it
  * is the address the record came from (see {@link Announcement#read}), so a stranger can
  * point a proxy only at itself, never at a third party.
  */
@@ -82,6 +83,8 @@ public final class Browser implements AutoCloseable {
     private long pendingDropped;
     private long hostsIgnored;
     private final Thread resolver;
+    /** Bounds JmDNS's own record cache; null for a browser without JmDNS (tests). */
+    private volatile RecordCacheBound cacheBound;
     private final ExecutorService resolvers;
     private volatile boolean closed;
 
@@ -114,6 +117,7 @@ public final class Browser implements AutoCloseable {
             mdns = JmDNS.create(where.address(), "riptide-proxy-" + HexFormat.of().toHexDigits(new SecureRandom().nextInt()));
             JmDNS m = mdns;
             Browser browser = new Browser(mdns, where, listener, lost, info -> recordSources(m, info));
+            browser.cacheBound = RecordCacheBound.start(mdns);
             mdns.addServiceListener(Announcement.SERVICE_TYPE, browser.listener());
             browser.resolver.start();
             return browser;
@@ -331,6 +335,12 @@ public final class Browser implements AutoCloseable {
         }
     }
 
+    /** Records dropped from JmDNS's cache so far to keep it within {@link RecordCacheBound#MAX_RECORDS}. */
+    public long cacheRecordsTrimmed() {
+        RecordCacheBound bound = cacheBound;
+        return bound == null ? 0 : bound.trimmed();
+    }
+
     public MdnsInterface where() {
         return where;
     }
@@ -338,6 +348,9 @@ public final class Browser implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (cacheBound != null) {
+            cacheBound.close();
+        }
         resolver.interrupt();
         if (resolvers != null) {
             resolvers.shutdownNow();

@@ -1,5 +1,7 @@
 package io.riptide.gateway.origin;
 
+import io.riptide.core.net.CheckedAddressResolverGroup;
+import io.riptide.core.net.PublicAddresses;
 import io.netty.resolver.AddressResolverGroup;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
@@ -18,7 +20,7 @@ import java.util.function.Function;
  */
 record AddressPolicy(Function<InetAddress, String> judge, AddressResolverGroup<InetSocketAddress> names) {
     /** Public origins only, names resolved by the fetcher's own DNS client. */
-    static final AddressPolicy PUBLIC_ONLY = new AddressPolicy(OriginAddresses::forbidden, null);
+    static final AddressPolicy PUBLIC_ONLY = new AddressPolicy(PublicAddresses::forbidden, null);
 
     AddressPolicy {
         Objects.requireNonNull(judge, "judge");
@@ -48,7 +50,7 @@ record AddressPolicy(Function<InetAddress, String> judge, AddressResolverGroup<I
      * A resolver group that fails the resolution of a name to an address this policy refuses, names
      * resolved by this policy's resolver or, without one, by {@code dns}.
      */
-    PublicOriginResolverGroup resolverGroup(AddressResolverGroup<InetSocketAddress> dns) {
-        return new PublicOriginResolverGroup(names != null ? names : dns, judge);
+    CheckedAddressResolverGroup resolverGroup(AddressResolverGroup<InetSocketAddress> dns) {
+        return new CheckedAddressResolverGroup(names != null ? names : dns, judge);
     }
 }

@@ -1,5 +1,6 @@
 package io.riptide.gateway.origin;
 
+import io.riptide.core.net.ForbiddenAddressException;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.riptide.gateway.origin.FetchException.Reason;

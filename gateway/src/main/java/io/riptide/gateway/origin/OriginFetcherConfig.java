@@ -24,7 +24,7 @@ import java.util.Objects;
  * @param maxTrackedHosts how many hosts' rate buckets are kept before full (idle) ones are forgotten
  * @param userAgent the User-Agent sent when the caller gives none
  * @param allowPrivateOrigins whether origins on loopback, private, link-local and other non-public
- *     addresses may be fetched (see {@link OriginAddresses}); false on a gateway that serves the open
+ *     addresses may be fetched (see {@link io.riptide.core.net.PublicAddresses}); false on a gateway that serves the open
  *     overlay, which anyone in it could otherwise make fetch the gateway's own network and sign it
  *     into the shared cache (server-side request forgery). Only a gateway that serves one internal
  *     network, and tests and demos with loopback origins, allow them.

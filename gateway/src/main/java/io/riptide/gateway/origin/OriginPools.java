@@ -1,5 +1,6 @@
 package io.riptide.gateway.origin;
 
+import io.riptide.core.net.CheckedAddressResolverGroup;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -14,12 +15,12 @@ import java.net.InetSocketAddress;
 /**
  * One bounded keep-alive connection pool per origin (scheme, host, port). The most recently used
  * connection is handed out first, so surplus ones go idle and are closed by their idle timeout.
- * Unless private origins are allowed, connects only to public addresses ({@link PublicOriginResolverGroup}).
+ * Unless private origins are allowed, connects only to public addresses ({@link CheckedAddressResolverGroup}).
  */
 final class OriginPools implements AutoCloseable {
     private final AbstractChannelPoolMap<OriginKey, FixedChannelPool> pools;
     /** Null when private origins are allowed. */
-    private final PublicOriginResolverGroup publicOnly;
+    private final CheckedAddressResolverGroup publicOnly;
     /** Names looked up without blocking a loop (the JVM's resolver would stall every fetch on it). */
     private final DnsResolvers dns = new DnsResolvers();
 

@@ -1,5 +1,6 @@
 package io.riptide.gateway.origin;
 
+import io.riptide.core.net.PublicAddresses;
 import static io.riptide.gateway.origin.Outcomes.failure;
 import static io.riptide.gateway.origin.Outcomes.response;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -103,7 +104,7 @@ class PrivateOriginsTest {
      */
     private static OriginFetcher withNames(FakeNames names) {
         AddressPolicy policy = new AddressPolicy(
-                a -> a.getHostAddress().equals("127.0.0.1") ? null : OriginAddresses.forbidden(a), names);
+                a -> a.getHostAddress().equals("127.0.0.1") ? null : PublicAddresses.forbidden(a), names);
         return new OriginFetcher(group, OriginFetcherConfig.defaults(), OriginTls.systemDefault(), new ManualClock(0), policy);
     }
 

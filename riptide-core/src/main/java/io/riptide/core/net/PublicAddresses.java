@@ -1,12 +1,14 @@
-package io.riptide.gateway.origin;
+package io.riptide.core.net;
 
 import java.net.InetAddress;
 
 /**
- * Which IP addresses a gateway that fetches public origins only refuses to connect to: everything
- * that is not a public unicast address of the internet. Without this, anyone in the overlay could
- * make the gateway fetch (and sign into the shared cache) pages of its own network, its loopback
- * services or the cloud metadata service: a server-side request forgery.
+ * Which IP addresses are not public unicast addresses of the internet, and so refused by a gateway
+ * that fetches public origins only and by a browser proxy that serves clients beyond its own machine.
+ * Without this, anyone in the overlay could make the gateway fetch (and sign into the shared cache)
+ * pages of its own network, its loopback services or the cloud metadata service, and anyone allowed
+ * to use a proxy could reach its host's admin ports or its network through it: a server-side request
+ * forgery.
  *
  * <p>Refused: "this network" and unspecified (0.0.0.0/8, ::), loopback (127/8, ::1), private
  * (10/8, 172.16/12, 192.168/16, unique-local fc00::/7, site-local fec0::/10), carrier-grade NAT
@@ -18,17 +20,17 @@ import java.net.InetAddress;
  * 64:ff9b::/96, 6to4 2002::/16) are judged by the IPv4 address they carry; those whose IPv4 address
  * cannot be read off (local-use NAT64 64:ff9b:1::/48, Teredo 2001::/32) are refused.
  */
-final class OriginAddresses {
-    private OriginAddresses() {
+public final class PublicAddresses {
+    private PublicAddresses() {
     }
 
     /** Null if {@code address} is a public one, else what kind it is, as "a private address". */
-    static String forbidden(InetAddress address) {
+    public static String forbidden(InetAddress address) {
         return forbidden(address.getAddress());
     }
 
     /** As {@link #forbidden(InetAddress)}, for the 4 or 16 bytes of an address. */
-    static String forbidden(byte[] a) {
+    public static String forbidden(byte[] a) {
         if (a.length == 4) {
             return forbiddenV4(a[0] & 0xff, a[1] & 0xff, a[2] & 0xff, a[3] & 0xff);
         }

@@ -1,4 +1,4 @@
-package io.riptide.gateway.origin;
+package io.riptide.core.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,13 +13,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Which addresses a public-origins-only gateway refuses, range by range, edges included. */
-class OriginAddressesTest {
+class PublicAddressesTest {
     private static String kind(String literal) {
         byte[] bytes = NetUtil.createByteArrayFromIpAddressString(literal);
         if (bytes == null) {
             throw new IllegalArgumentException("not a literal: " + literal);
         }
-        return OriginAddresses.forbidden(bytes);
+        return PublicAddresses.forbidden(bytes);
     }
 
     @ParameterizedTest
@@ -98,13 +98,13 @@ class OriginAddressesTest {
         mapped[15] = 1;
         InetAddress v6 = Inet6Address.getByAddress(null, mapped, -1);
         assertEquals(16, v6.getAddress().length, "still 16 bytes, as a resolver may hand it over");
-        assertEquals("a private address", OriginAddresses.forbidden(v6));
+        assertEquals("a private address", PublicAddresses.forbidden(v6));
         // As java.net parses the same text: an IPv4 address.
-        assertEquals("a private address", OriginAddresses.forbidden(InetAddress.getByName("::ffff:10.0.0.1")));
+        assertEquals("a private address", PublicAddresses.forbidden(InetAddress.getByName("::ffff:10.0.0.1")));
     }
 
     @Test
     void refusesSomethingThatIsNoAddress() {
-        assertThrows(IllegalArgumentException.class, () -> OriginAddresses.forbidden(new byte[5]));
+        assertThrows(IllegalArgumentException.class, () -> PublicAddresses.forbidden(new byte[5]));
     }
 }

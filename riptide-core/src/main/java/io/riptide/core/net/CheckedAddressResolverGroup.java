@@ -1,4 +1,4 @@
-package io.riptide.gateway.origin;
+package io.riptide.core.net;
 
 import io.netty.resolver.AbstractAddressResolver;
 import io.netty.resolver.AddressResolver;
@@ -13,21 +13,21 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Resolves origin names like the wrapped resolver does, then fails the resolution, and with it the
- * connect, when the address is not a public one ({@link OriginAddresses}). The check is made on
+ * Resolves names like the wrapped resolver does, then fails the resolution, and with it the connect,
+ * when the judge refuses the address (for example {@link PublicAddresses#forbidden}: not a public one). The check is made on
  * the address the connection goes to, at every connect, so a name that resolved to a public address
  * when it was asked for and to a private one now (DNS rebinding) is still refused. IP literals go
  * through the same check: nothing counts as already resolved.
  */
-final class PublicOriginResolverGroup extends AddressResolverGroup<InetSocketAddress> {
+public final class CheckedAddressResolverGroup extends AddressResolverGroup<InetSocketAddress> {
     private final AddressResolverGroup<InetSocketAddress> names;
     private final Function<InetAddress, String> judge;
 
     /**
      * Resolves names with {@code names} (not owned: closing this group leaves it open) and refuses
-     * the addresses {@code judge} names a kind for (see {@link OriginAddresses#forbidden}).
+     * the addresses {@code judge} names a kind for (see {@link PublicAddresses#forbidden}).
      */
-    PublicOriginResolverGroup(AddressResolverGroup<InetSocketAddress> names, Function<InetAddress, String> judge) {
+    public CheckedAddressResolverGroup(AddressResolverGroup<InetSocketAddress> names, Function<InetAddress, String> judge) {
         this.names = Objects.requireNonNull(names, "names");
         this.judge = Objects.requireNonNull(judge, "judge");
     }
