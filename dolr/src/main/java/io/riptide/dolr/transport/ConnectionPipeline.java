@@ -19,6 +19,9 @@ import java.util.function.Supplier;
  * Builds a connection's pipeline, one handler per concern, in order: count bytes, close when idle,
  * batch flushes, split frames, handshake (replaced by the protocol decoder once the peer is proven),
  * hand messages to the node, bind the connection to its link, and contain every failure.
+ *
+ * <p>Until the peer has proved its key, a connection is held small: reads of a few KB and frames no
+ * longer than the handshake's.
  */
 final class ConnectionPipeline {
     static final String PROTOCOL_DECODER = "protocol-decoder";
@@ -54,31 +57,41 @@ final class ConnectionPipeline {
 
     /** An initializer for connections peers open to us; {@code onInit} sees each channel first. */
     ChannelInitializer<Channel> inbound(Consumer<Channel> onInit) {
-        return initializer(Role.SERVER, onInit, () -> LinkBinder.inbound(links));
-    }
-
-    /** An initializer for the connection this node opens for {@code link}. */
-    ChannelInitializer<Channel> outbound(Consumer<Channel> onInit, PeerLink link) {
-        return initializer(Role.CLIENT, onInit, () -> LinkBinder.outbound(links, link));
-    }
-
-    private ChannelInitializer<Channel> initializer(Role role, Consumer<Channel> onInit, Supplier<LinkBinder> binder) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
                 onInit.accept(ch);
-                install(ch.pipeline(), role, advertised.get(), binder.get());
+                install(ch, Role.SERVER, LinkBinder.inbound(links));
             }
         };
     }
 
-    private void install(ChannelPipeline p, Role role, NodeAddress advertised, LinkBinder binder) {
+    /** An initializer for the connection this node opens for {@code link}. */
+    ChannelInitializer<Channel> outbound(Consumer<Channel> onInit, PeerLink link) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                onInit.accept(ch);
+                // Whoever answers is unproven all the same.
+                install(ch, Role.CLIENT, LinkBinder.outbound(links, link));
+            }
+        };
+    }
+
+    private void install(Channel ch, Role role, LinkBinder binder) {
+        BoundedReads reads = BoundedReads.install(ch, HandshakeCodec.MAX_FRAME_BYTES);
+        FrameDecoder frames = new FrameDecoder(HandshakeCodec.MAX_FRAME_BYTES, config.maxFrameBytes(), counters);
+        Runnable proven = () -> {
+            reads.lift();
+            frames.lift();
+        };
+        ChannelPipeline p = ch.pipeline();
         p.addLast("traffic", traffic);
         p.addLast("idle", new IdleCloser(config.idleTimeout()));
         p.addLast("flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
-        p.addLast("frames", new FrameDecoder(config.maxFrameBytes()));
-        p.addLast("handshake", new HandshakeHandler(role, key, advertised, handshakeCodec, config.handshakeTimeout(),
-                random, counters, () -> new MessageDecoder(nodeCodec)));
+        p.addLast("frames", frames);
+        p.addLast("handshake", new HandshakeHandler(role, key, advertised.get(), handshakeCodec, config.handshakeTimeout(),
+                random, counters, () -> new MessageDecoder(nodeCodec), proven));
         p.addLast("dispatch", new InboundDispatcher(handler, nodeLoop, counters));
         p.addLast("link", binder);
         p.addLast("guard", guard);

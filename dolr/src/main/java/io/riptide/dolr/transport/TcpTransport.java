@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Connections and handshakes run on the given I/O event loops (epoll or NIO: the channels are of
  * the group's kind, see {@link NettyTransport}); messages are handed to the node's handler on the
  * node's own loop. Memory is bounded per connection by the frame limit and per peer by the
- * pending-bytes limit; whatever exceeds a bound is dropped and counted.
+ * pending-bytes limit; whatever exceeds a bound is dropped and counted. Before a peer has proved its
+ * key its connection is held to a few KB ({@link ConnectionPipeline}).
  */
 public final class TcpTransport implements Transport {
     /** How long {@link #close} waits for sockets to close, when called off the I/O loops. */

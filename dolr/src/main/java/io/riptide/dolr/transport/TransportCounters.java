@@ -7,6 +7,8 @@ final class TransportCounters {
     private final LongAdder connectionsIn = new LongAdder();
     private final LongAdder connectionsOut = new LongAdder();
     private final LongAdder handshakesFailed = new LongAdder();
+    private final LongAdder handshakesTimedOut = new LongAdder();
+    private final LongAdder framesOverHandshakeCap = new LongAdder();
     private final LongAdder framesRefused = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
@@ -24,6 +26,14 @@ final class TransportCounters {
 
     void handshakeFailed() {
         handshakesFailed.increment();
+    }
+
+    void handshakeTimedOut() {
+        handshakesTimedOut.increment();
+    }
+
+    void frameOverHandshakeCap() {
+        framesOverHandshakeCap.increment();
     }
 
     void frameRefused() {
@@ -52,7 +62,7 @@ final class TransportCounters {
 
     TransportMetrics snapshot(int openConnections) {
         return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, handshakesFailed.sum(),
-                framesRefused.sum(), messagesSent.sum(), messagesReceived.sum(), messagesDropped.sum(), bytesIn.sum(),
-                bytesOut.sum());
+                handshakesTimedOut.sum(), framesRefused.sum(), framesOverHandshakeCap.sum(), messagesSent.sum(),
+                messagesReceived.sum(), messagesDropped.sum(), bytesIn.sum(), bytesOut.sum());
     }
 }

@@ -8,7 +8,11 @@ package io.riptide.dolr.transport;
  * @param connectionsOut connections this node opened
  * @param openConnections connections open now, either direction, authenticated or not
  * @param handshakesFailed connections refused because they did not prove a key in time and in order
+ * @param handshakesTimedOut of {@code handshakesFailed}, those whose peer had not proved a key by the
+ *     handshake timeout
  * @param framesRefused connections closed for a frame that is too long, negative or undecodable
+ * @param framesOverHandshakeCap of {@code framesRefused}, those whose frame was announced longer than
+ *     a handshake frame may be, before the peer had proved a key
  * @param messagesSent messages written to a peer's socket
  * @param messagesReceived messages decoded from authenticated peers
  * @param messagesDropped messages not sent (peer unreachable, queue full, peer not reading, too
@@ -21,7 +25,9 @@ public record TransportMetrics(
         long connectionsOut,
         int openConnections,
         long handshakesFailed,
+        long handshakesTimedOut,
         long framesRefused,
+        long framesOverHandshakeCap,
         long messagesSent,
         long messagesReceived,
         long messagesDropped,
