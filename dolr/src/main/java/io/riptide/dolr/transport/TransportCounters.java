@@ -9,6 +9,8 @@ final class TransportCounters {
     private final LongAdder handshakesFailed = new LongAdder();
     private final LongAdder handshakesTimedOut = new LongAdder();
     private final LongAdder framesOverHandshakeCap = new LongAdder();
+    private final LongAdder refusedOverSourceCap = new LongAdder();
+    private final LongAdder refusedOverTotalCap = new LongAdder();
     private final LongAdder framesRefused = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
@@ -36,6 +38,14 @@ final class TransportCounters {
         framesOverHandshakeCap.increment();
     }
 
+    void refusedOverSourceCap() {
+        refusedOverSourceCap.increment();
+    }
+
+    void refusedOverTotalCap() {
+        refusedOverTotalCap.increment();
+    }
+
     void frameRefused() {
         framesRefused.increment();
     }
@@ -60,9 +70,10 @@ final class TransportCounters {
         bytesOut.add(n);
     }
 
-    TransportMetrics snapshot(int openConnections) {
-        return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, handshakesFailed.sum(),
-                handshakesTimedOut.sum(), framesRefused.sum(), framesOverHandshakeCap.sum(), messagesSent.sum(),
-                messagesReceived.sum(), messagesDropped.sum(), bytesIn.sum(), bytesOut.sum());
+    TransportMetrics snapshot(int openConnections, int unauthenticatedConnections) {
+        return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, unauthenticatedConnections,
+                refusedOverSourceCap.sum(), refusedOverTotalCap.sum(), handshakesFailed.sum(), handshakesTimedOut.sum(),
+                framesRefused.sum(), framesOverHandshakeCap.sum(), messagesSent.sum(), messagesReceived.sum(),
+                messagesDropped.sum(), bytesIn.sum(), bytesOut.sum());
     }
 }

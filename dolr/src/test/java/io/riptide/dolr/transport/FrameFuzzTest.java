@@ -47,7 +47,8 @@ class FrameFuzzTest {
     private final MessageCodec nodeCodec = Ping.codec();
     private final ConnectionPipeline pipeline = new ConnectionPipeline(SigningKey.fromSeed(filled(1)), nodeCodec,
             (from, m) -> delivered.add(m), Runnable::run, config, counters, new SecureRandom(),
-            new PeerLinks(1 << 20, Duration.ZERO, counters), () -> SERVER);
+            new PeerLinks(1 << 20, Duration.ZERO, counters), new UnauthenticatedConnections(CASES, CASES, counters),
+            () -> SERVER);
     private final NettyLogWatch netty = new NettyLogWatch();
 
     @AfterEach
@@ -113,7 +114,7 @@ class FrameFuzzTest {
     }
 
     private long refusals() {
-        TransportMetrics m = counters.snapshot(0);
+        TransportMetrics m = counters.snapshot(0, 0);
         return m.framesRefused() + m.handshakesFailed();
     }
 

@@ -24,11 +24,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Until a peer has proved its key, its connection costs the node a few KB, for no longer than the
- * handshake timeout. Nodes listen on 127.0.0.1; attackers come from other loopback addresses
- * (127.0.0.2 and up), as if from other hosts, and honest nodes from 127.0.0.1.
+ * handshake timeout, and only so many such connections are let in per source address and in all.
+ * Nodes listen on 127.0.0.1; attackers come from other loopback addresses (127.0.0.2 and up), as if
+ * from other hosts, and honest nodes from 127.0.0.1, the node's own host.
  */
 class UnauthenticatedLimitsTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
+    /** Long enough that silent attackers hold their places for the whole test. */
+    private static final Duration HELD = Duration.ofSeconds(60);
     private static final int CAP = HandshakeCodec.MAX_FRAME_BYTES;
 
     private Cluster cluster = new Cluster();
@@ -109,6 +112,7 @@ class UnauthenticatedLimitsTest {
         Received got = server.inbox().take(WAIT);
         assertEquals(64 * CAP, assertInstanceOf(Ping.class, got.message()).payload().length);
         assertEquals(0, server.metrics().framesRefused());
+        assertEquals(0, server.metrics().unauthenticatedConnections(), "a proven peer holds no place");
     }
 
     @Test
@@ -117,10 +121,12 @@ class UnauthenticatedLimitsTest {
         Node server = cluster.start(TransportConfig.defaults().withHandshakeTimeout(deadline));
         long start = System.nanoTime();
         RawPeer peer = attacker(server, 2);
+        Await.until(WAIT, "the connection admitted", () -> server.metrics().unauthenticatedConnections() == 1);
         assertTrue(peer.closedByServerWithin(WAIT), "the node closed the connection");
         assertTrue(System.nanoTime() - start >= deadline.toNanos(), "not before the deadline");
         Await.until(WAIT, "the timeout counted", () -> server.metrics().handshakesTimedOut() == 1);
         assertEquals(1, server.metrics().handshakesFailed());
+        Await.until(WAIT, "its place freed", () -> server.metrics().unauthenticatedConnections() == 0);
     }
 
     @Test
@@ -139,6 +145,89 @@ class UnauthenticatedLimitsTest {
         }
         assertTrue(peer.closedByServerWithin(WAIT), "the node closed the connection");
         Await.until(WAIT, "the timeout counted", () -> server.metrics().handshakesTimedOut() == 1);
+    }
+
+    @Test
+    void overItsCapASourceIsRefusedBeforeAByteWhileOthersStillConnect() throws Exception {
+        Node server = cluster.start(TransportConfig.defaults().withHandshakeTimeout(HELD));
+        int perSource = TransportConfig.DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE;
+        for (int i = 0; i < perSource; i++) {
+            attacker(server, 2);
+        }
+        Await.until(WAIT, "the attacker's connections admitted",
+                () -> server.metrics().unauthenticatedConnections() == perSource);
+
+        RawPeer refused = attacker(server, 2);
+        assertEquals(0, refused.bytesUntilClosed(WAIT), "closed at once, without even the node's Hello");
+        Await.until(WAIT, "the refusal counted", () -> server.metrics().refusedOverSourceCap() == 1);
+
+        // Honest nodes from another address, and a raw one from a third, are let in meanwhile.
+        assertServesHonestPeer(server);
+        assertServesHonestPeer(server);
+        SigningKey key = cluster.newKey();
+        RawPeer other = attacker(server, 3);
+        other.handshake(key, key, new NodeAddress("127.0.0.3", 1));
+        other.write(RawPeer.frame(Ping.codec(), new Ping(3, new byte[0])));
+        assertEquals(key.publicKey().nodeId(), server.inbox().take(WAIT).from().id());
+
+        // A place is freed when its connection closes: the source may connect again.
+        raw.get(0).close();
+        Await.until(WAIT, "the closed connection's place freed",
+                () -> server.metrics().unauthenticatedConnections() == perSource - 1);
+        RawPeer again = attacker(server, 2);
+        assertInstanceOf(Hello.class, again.read(HandshakeCodec.create()), "admitted again");
+        assertEquals(1, server.metrics().refusedOverSourceCap());
+        assertEquals(0, server.metrics().refusedOverTotalCap());
+    }
+
+    @Test
+    void overTheTotalCapAnyoneIsRefusedButProvenPeersAreNotCounted() throws Exception {
+        Node server = cluster.start(TransportConfig.defaults().withHandshakeTimeout(HELD).withMaxUnauthenticated(2, 4));
+        // More proven peers than the total cap: they hold no place.
+        List<Node> honest = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            honest.add(assertServesHonestPeer(server));
+        }
+        assertEquals(0, server.metrics().unauthenticatedConnections());
+
+        for (int source = 2; source <= 3; source++) {
+            attacker(server, source);
+            attacker(server, source);
+        }
+        Await.until(WAIT, "four attackers admitted", () -> server.metrics().unauthenticatedConnections() == 4);
+        RawPeer refused = attacker(server, 4);
+        assertEquals(0, refused.bytesUntilClosed(WAIT), "closed at once, without even the node's Hello");
+        Await.until(WAIT, "the refusal counted", () -> server.metrics().refusedOverTotalCap() == 1);
+        assertEquals(0, server.metrics().refusedOverSourceCap());
+
+        // Proven links keep working both ways while the caps are full.
+        for (Node peer : honest) {
+            peer.transport().send(server.address(), new Ping(7, new byte[0]));
+            assertEquals(peer.transport().self(), server.inbox().take(WAIT).from());
+            server.transport().send(peer.address(), new Ping(8, new byte[0]));
+            assertEquals(8, ((Ping) peer.inbox().take(WAIT).message()).n());
+        }
+
+        // Once the attackers go, newcomers are let in again.
+        for (RawPeer peer : raw) {
+            peer.close();
+        }
+        Await.until(WAIT, "the places freed", () -> server.metrics().unauthenticatedConnections() == 0);
+        assertServesHonestPeer(server);
+    }
+
+    @Test
+    void connectionsFromTheNodesOwnHostCountTowardTheTotalOnly() throws Exception {
+        // A cluster on one machine shares one address: its bursts of joins must not meet the per-source cap.
+        Node server = cluster.start(TransportConfig.defaults().withHandshakeTimeout(HELD).withMaxUnauthenticated(2, 4));
+        for (int i = 0; i < 4; i++) {
+            attacker(server, 1);
+        }
+        Await.until(WAIT, "four from this host admitted", () -> server.metrics().unauthenticatedConnections() == 4);
+        RawPeer refused = attacker(server, 1);
+        assertEquals(0, refused.bytesUntilClosed(WAIT), "the fifth closed at once");
+        Await.until(WAIT, "the refusal counted", () -> server.metrics().refusedOverTotalCap() == 1);
+        assertEquals(0, server.metrics().refusedOverSourceCap());
     }
 
     private Node startOn(NettyTransport sockets, TransportConfig config) {
