@@ -7,6 +7,7 @@ import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import io.riptide.dolr.store.StoreSettings;
 import io.riptide.dolr.store.StoreUnavailableException;
+import io.riptide.dolr.transport.TransportConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The options every command that runs an overlay node shares: where it listens, whom it joins, how
- * often it reports, and where it keeps its replicas.
+ * often it reports, where it keeps its replicas, and how many peers may be mid-handshake at once.
  */
 final class OverlayOptions {
     @Spec(Spec.Target.MIXEE)
@@ -64,11 +65,23 @@ final class OverlayOptions {
                     + "(a disk table of 64 KiB slots, objects up to that); needs --store (default: log).")
     private String storePolicy;
 
-    /** The address to listen on; a usage error if the port, the host, a period or a store option is bad. */
+    @Option(names = "--max-unauthenticated-per-source", paramLabel = "N",
+            defaultValue = "" + TransportConfig.DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE,
+            description = "Most peer connections from one address (other than this host's) that may be open before their "
+                    + "peer has proved its key; one more is closed before anything is read from it (default: ${DEFAULT-VALUE}).")
+    private int maxUnauthenticatedPerSource;
+
+    @Option(names = "--max-unauthenticated", paramLabel = "N", defaultValue = "" + TransportConfig.DEFAULT_MAX_UNAUTHENTICATED,
+            description = "Most peer connections in all that may be open before their peer has proved its key; "
+                    + "one more is closed before anything is read from it (default: ${DEFAULT-VALUE}).")
+    private int maxUnauthenticated;
+
+    /** The address to listen on; a usage error if the port, the host, a period, a store option or a cap is bad. */
     NodeAddress listen() {
         statusEvery();
         joinTimeout();
         store();
+        transport(TransportConfig.defaults());
         if (port < 0 || port > 0xffff) {
             throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, got " + port);
         }
@@ -148,14 +161,29 @@ final class OverlayOptions {
         return new StoreSettings(store, diskBytes, mb << 20, policy);
     }
 
+    /** {@code config} with the caps on unauthenticated connections given; a usage error if they are bad. */
+    TransportConfig transport(TransportConfig config) {
+        if (maxUnauthenticatedPerSource < 1) {
+            throw new ParameterException(spec.commandLine(),
+                    "--max-unauthenticated-per-source must be at least 1, got " + maxUnauthenticatedPerSource);
+        }
+        if (maxUnauthenticated < maxUnauthenticatedPerSource) {
+            throw new ParameterException(spec.commandLine(), "--max-unauthenticated must be at least "
+                    + "--max-unauthenticated-per-source (" + maxUnauthenticatedPerSource + "), got " + maxUnauthenticated);
+        }
+        return config.withMaxUnauthenticated(maxUnauthenticatedPerSource, maxUnauthenticated);
+    }
+
     /**
-     * Starts the node (with the disk store, if {@code --store} was given), turning a port in use or a
-     * foreign address into a message that says what to do.
+     * Starts the node (with the disk store, if {@code --store} was given, and the caps on
+     * unauthenticated connections), turning a port in use or a foreign address into a message that
+     * says what to do.
      */
     OverlayServer start(ServerSettings settings) {
         StoreSettings disk = store();
+        TransportConfig transport = transport(settings.transport());
         try {
-            return OverlayServer.start(settings.withStore(disk));
+            return OverlayServer.start(settings.withStore(disk).withTransport(transport));
         } catch (StoreUnavailableException e) {
             throw new CommandFailure(e.getMessage() + "; check that --store names a writable directory with room for --disk-gb", e);
         } catch (RuntimeException e) {

@@ -3,8 +3,18 @@ package io.riptide.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -37,6 +47,47 @@ class NodeAdminTest {
             assertTrue(node.stderr().contains("INFO AdminServer - admin server for Riptide node listening on http://"
                     + admin.group(1) + "/"), "the log says where the admin server listens: " + node.stderr());
         } finally {
+            node.close();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void theCapsOnUnauthenticatedConnectionsReachTheNodeAndItsMetrics() throws Exception {
+        NodeProcess node = NodeProcess.start("node", dir, "--port", "0", "--admin-port", "0",
+                "--max-unauthenticated-per-source", "2", "--max-unauthenticated", "3");
+        List<Socket> silent = new ArrayList<>();
+        try {
+            Matcher id = LISTENING.matcher(node.await(l -> LISTENING.matcher(l).matches(), "its address", WAIT));
+            assertTrue(id.matches());
+            Matcher admin = ADMIN.matcher(node.await(l -> ADMIN.matcher(l).matches(), "its status page", WAIT));
+            assertTrue(admin.matches());
+            int port = Integer.parseInt(id.group(2));
+            // The node greets the two it admits with its Hello; the third it closes without a word. They
+            // come from 127.0.0.2: connections from the node's own address count toward the total only.
+            for (int i = 0; i < 3; i++) {
+                Socket s = new Socket();
+                silent.add(s);
+                s.bind(new InetSocketAddress("127.0.0.2", 0));
+                s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+                s.setSoTimeout((int) WAIT.toMillis());
+                InputStream in = s.getInputStream();
+                if (i < 2) {
+                    assertTrue(in.read() >= 0, "connection " + i + " admitted");
+                } else {
+                    assertEquals(-1, in.read(), "the third connection from one address is closed at once");
+                }
+            }
+            Map<String, Double> metrics = PrometheusTextParser.parse(HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://" + admin.group(1) + "/metrics")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            assertEquals(1.0, metrics.get("riptide_transport_connections_refused_total{cap=\"per-source\"}"), metrics.toString());
+            assertEquals(0.0, metrics.get("riptide_transport_connections_refused_total{cap=\"total\"}"), metrics.toString());
+            assertEquals(2.0, metrics.get("riptide_transport_unauthenticated_connections"), metrics.toString());
+        } finally {
+            for (Socket s : silent) {
+                s.close();
+            }
             node.close();
         }
     }

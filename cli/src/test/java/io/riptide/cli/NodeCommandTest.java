@@ -65,6 +65,15 @@ class NodeCommandTest {
     }
 
     @Test
+    void badCapsOnUnauthenticatedConnectionsAreUsageErrors() {
+        assertEquals(2, cli.run("node", "--port", "0", "--max-unauthenticated-per-source", "0"));
+        assertTrue(cli.err().contains("riptide node: --max-unauthenticated-per-source must be at least 1, got 0"), cli.err());
+        assertEquals(2, cli.run("node", "--port", "0", "--max-unauthenticated-per-source", "16", "--max-unauthenticated", "8"));
+        assertTrue(cli.err().contains("riptide node: --max-unauthenticated must be at least --max-unauthenticated-per-source"
+                + " (16), got 8"), cli.err());
+    }
+
+    @Test
     void thePortIsRequired() {
         assertEquals(2, cli.run("node"));
         assertTrue(cli.err().contains("--port"), cli.err());

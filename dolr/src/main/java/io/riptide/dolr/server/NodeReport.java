@@ -115,6 +115,9 @@ public final class NodeReport implements StatusSource {
                 .summary("store", s.disk() == null ? "in memory"
                         : "on disk: " + s.disk().flushes() + " flushes, " + s.disk().writtenBytes() + " bytes written")
                 .summary("messages", "in " + t.messagesReceived() + ", out " + t.messagesSent() + ", dropped " + t.messagesDropped())
+                .summary("peer connections", t.openConnections() + " open, " + t.unauthenticatedConnections()
+                        + " not yet authenticated; refused over the caps: " + t.refusedOverSourceCap() + " per source, "
+                        + t.refusedOverTotalCap() + " in all")
                 // With the reason when the process's choice is NIO (forced, or epoll unavailable).
                 .summary("transport", netty == NettyTransport.current() ? NettyTransport.describe() : netty.label());
         b.table("Routing table", "rows by shared prefix; each entry is digit: node RTT (+ backups)",
@@ -172,9 +175,20 @@ public final class NodeReport implements StatusSource {
         m.counter("riptide_transport_connections_total", "Peer connections opened, by direction.", "direction",
                         ordered("in", t.connectionsIn(), "out", t.connectionsOut()))
                 .gauge("riptide_transport_open_connections", "Peer connections open now.", t.openConnections())
+                .gauge("riptide_transport_unauthenticated_connections",
+                        "Inbound peer connections open now whose peer has not yet proved its key.",
+                        t.unauthenticatedConnections())
+                .counter("riptide_transport_connections_refused_total",
+                        "Inbound connections closed before reading, by the cap on unauthenticated connections they met.",
+                        "cap", ordered("per-source", t.refusedOverSourceCap(), "total", t.refusedOverTotalCap()))
                 .counter("riptide_transport_handshakes_failed_total", "Connections refused for a failed handshake.",
                         t.handshakesFailed())
+                .counter("riptide_transport_handshakes_timed_out_total",
+                        "Of the failed handshakes, those with no valid proof by the handshake timeout.", t.handshakesTimedOut())
                 .counter("riptide_transport_frames_refused_total", "Connections closed for a bad frame.", t.framesRefused())
+                .counter("riptide_transport_handshake_frames_refused_total",
+                        "Of the refused frames, those announced longer than a handshake frame may be, before the handshake.",
+                        t.framesOverHandshakeCap())
                 .counter("riptide_transport_messages_sent_total", "Messages written to peers.", t.messagesSent())
                 .counter("riptide_transport_messages_received_total", "Messages received from authenticated peers.",
                         t.messagesReceived())

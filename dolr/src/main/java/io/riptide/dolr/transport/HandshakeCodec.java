@@ -3,6 +3,7 @@ package io.riptide.dolr.transport;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.wire.MessageCodec;
+import io.riptide.core.wire.WireReader;
 
 /**
  * The transport's own codec, for the handshake only. Its tags sit in a range reserved for the
@@ -14,6 +15,21 @@ final class HandshakeCodec {
     static final int FIRST_RESERVED_TAG = 0xFF00;
     static final int HELLO = FIRST_RESERVED_TAG;
     static final int PROOF = FIRST_RESERVED_TAG + 1;
+
+    /**
+     * The largest handshake frame, as its length field counts it (version, tag, fields): a
+     * {@link Proof} whose address has the longest host, 368 bytes. A {@link Hello} is 39.
+     */
+    static final int LARGEST_FRAME_BYTES = 1 + 2
+            + (4 + PublicKey.BYTES)
+            + (2 + WireReader.MAX_HOST_BYTES + 4)
+            + (4 + SigningKey.SIGNATURE_BYTES);
+
+    /**
+     * The largest frame accepted before the peer has proved its key: the largest handshake frame with
+     * room for a future field, and small enough that an unauthenticated peer costs a few KB.
+     */
+    static final int MAX_FRAME_BYTES = 4096;
 
     private HandshakeCodec() {
     }

@@ -23,8 +23,10 @@ import java.util.function.Supplier;
  *
  * <p>Each side sends {@link Hello} on connect, answers the peer's Hello with its {@link Proof}, and
  * accepts the peer once its Proof verifies. Anything else (another message, a bad signature, a
- * malformed frame, no proof in time) refuses the peer. On success this handler fires
- * {@link PeerAuthenticated} and replaces itself with the protocol decoder.
+ * malformed frame, no proof by the timeout, counted from the connection becoming active whatever
+ * the peer sends meanwhile) refuses the peer. On success this handler lifts what bounds an
+ * unauthenticated peer ({@code onProven}), fires {@link PeerAuthenticated} and replaces itself with
+ * the protocol decoder.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final Role role;
@@ -35,6 +37,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final SecureRandom random;
     private final TransportCounters counters;
     private final Supplier<ChannelHandler> protocolDecoder;
+    private final Runnable onProven;
 
     private byte[] ownNonce;
     private byte[] peerNonce;
@@ -42,7 +45,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private boolean finished;
 
     HandshakeHandler(Role role, SigningKey key, NodeAddress advertised, MessageCodec codec, Duration timeout,
-            SecureRandom random, TransportCounters counters, Supplier<ChannelHandler> protocolDecoder) {
+            SecureRandom random, TransportCounters counters, Supplier<ChannelHandler> protocolDecoder, Runnable onProven) {
         this.role = role;
         this.key = key;
         this.advertised = advertised;
@@ -51,13 +54,14 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         this.random = random;
         this.counters = counters;
         this.protocolDecoder = protocolDecoder;
+        this.onProven = onProven;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         ownNonce = new byte[Hello.NONCE_BYTES];
         random.nextBytes(ownNonce);
-        timer = ctx.executor().schedule(() -> refuse(ctx), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        timer = ctx.executor().schedule(() -> timeOut(ctx), timeout.toNanos(), TimeUnit.NANOSECONDS);
         ctx.writeAndFlush(Frames.encode(codec, new Hello(ownNonce), ctx.alloc()));
         ctx.fireChannelActive();
     }
@@ -103,6 +107,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         finished = true;
         timer.cancel(false);
+        onProven.run();
         ctx.fireUserEventTriggered(new PeerAuthenticated(new NodeHandle(proof.key().nodeId(), proof.address())));
         // Frames behind the proof in the same read go to the protocol decoder from here on.
         ctx.pipeline().replace(this, ConnectionPipeline.PROTOCOL_DECODER, protocolDecoder.get());
@@ -114,6 +119,13 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private byte[] serverNonce() {
         return role == Role.SERVER ? ownNonce : peerNonce;
+    }
+
+    private void timeOut(ChannelHandlerContext ctx) {
+        if (!finished) {
+            counters.handshakeTimedOut();
+            refuse(ctx);
+        }
     }
 
     private void refuse(ChannelHandlerContext ctx) {

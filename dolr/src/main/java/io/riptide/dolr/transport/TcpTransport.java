@@ -38,7 +38,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Connections and handshakes run on the given I/O event loops (epoll or NIO: the channels are of
  * the group's kind, see {@link NettyTransport}); messages are handed to the node's handler on the
  * node's own loop. Memory is bounded per connection by the frame limit and per peer by the
- * pending-bytes limit; whatever exceeds a bound is dropped and counted.
+ * pending-bytes limit; whatever exceeds a bound is dropped and counted. Before a peer has proved its
+ * key its connection is held to a few KB, and inbound ones are capped per source address and in all
+ * ({@link ConnectionPipeline}).
  */
 public final class TcpTransport implements Transport {
     /** How long {@link #close} waits for sockets to close, when called off the I/O loops. */
@@ -52,6 +54,7 @@ public final class TcpTransport implements Transport {
     private final TransportCounters counters = new TransportCounters();
     private final ChannelGroup connections = new DefaultChannelGroup("riptide-connections", GlobalEventExecutor.INSTANCE);
     private final PeerLinks links;
+    private final UnauthenticatedConnections unauthenticated;
     private final ConnectionPipeline pipeline;
     private final Bootstrap connector;
     private final Channel server;
@@ -71,8 +74,10 @@ public final class TcpTransport implements Transport {
         this.ioGroup = ioGroup;
         this.config = config;
         this.links = new PeerLinks(config.maxPendingBytesPerPeer(), config.reconnectBackoff(), counters);
+        this.unauthenticated = new UnauthenticatedConnections(config.maxUnauthenticatedPerSource(),
+                config.maxUnauthenticated(), counters);
         this.pipeline = new ConnectionPipeline(key, codec, handler, handlerExecutor, config, counters, new SecureRandom(),
-                links, this::localAddress);
+                links, unauthenticated, this::localAddress);
         WriteBufferWaterMark waterMark = new WriteBufferWaterMark(config.maxPendingBytesPerPeer() / 4,
                 config.maxPendingBytesPerPeer() / 2);
         this.connector = new Bootstrap()
@@ -130,7 +135,7 @@ public final class TcpTransport implements Transport {
 
     /** A snapshot of the counters. */
     public TransportMetrics metrics() {
-        return counters.snapshot(connections.size());
+        return counters.snapshot(connections.size(), unauthenticated.count());
     }
 
     /**

@@ -15,6 +15,10 @@ import java.time.Duration;
  *     peer that stops reading turns unwritable (and drops) before the bound is reached.
  * @param reconnectBackoff after a failed connect or handshake, sends to that address are dropped
  *     for this long instead of hammering it with connects
+ * @param maxUnauthenticatedPerSource most inbound connections from one source address whose peers
+ *     have not yet proved a key; one more is closed before anything is read from it
+ * @param maxUnauthenticated most inbound connections in all whose peers have not yet proved a key;
+ *     one more is closed before anything is read from it
  */
 public record TransportConfig(
         int maxFrameBytes,
@@ -22,7 +26,20 @@ public record TransportConfig(
         Duration handshakeTimeout,
         Duration idleTimeout,
         int maxPendingBytesPerPeer,
-        Duration reconnectBackoff) {
+        Duration reconnectBackoff,
+        int maxUnauthenticatedPerSource,
+        int maxUnauthenticated) {
+
+    /**
+     * Default of {@link #maxUnauthenticatedPerSource}: a handshake takes milliseconds, so even several
+     * honest nodes behind one address seldom have more than one under way.
+     */
+    public static final int DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE = 8;
+    /**
+     * Default of {@link #maxUnauthenticated}: room for many peers connecting at once, while all of them
+     * together can make the node buffer about 2 MB (some 8 KiB each, see {@link FrameDecoder}).
+     */
+    public static final int DEFAULT_MAX_UNAUTHENTICATED = 256;
 
     public TransportConfig {
         // The length field plus the frame must fit in an int for the frame decoder.
@@ -38,6 +55,10 @@ public record TransportConfig(
         if (reconnectBackoff == null || reconnectBackoff.isNegative()) {
             throw new IllegalArgumentException("reconnectBackoff must not be negative");
         }
+        if (maxUnauthenticatedPerSource < 1 || maxUnauthenticated < maxUnauthenticatedPerSource) {
+            throw new IllegalArgumentException("need 1 <= maxUnauthenticatedPerSource <= maxUnauthenticated, got "
+                    + maxUnauthenticatedPerSource + " and " + maxUnauthenticated);
+        }
     }
 
     private static void requirePositive(Duration d, String name) {
@@ -49,36 +70,49 @@ public record TransportConfig(
     /** Defaults for a node on the open network. */
     public static TransportConfig defaults() {
         return new TransportConfig(Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(5), Duration.ofSeconds(10),
-                Duration.ofMinutes(2), 2 * Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofMillis(250));
+                Duration.ofMinutes(2), 2 * Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofMillis(250),
+                DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE, DEFAULT_MAX_UNAUTHENTICATED);
     }
 
     /** This config with another maximum frame size. */
     public TransportConfig withMaxFrameBytes(int bytes) {
-        return new TransportConfig(bytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer, reconnectBackoff);
+        return new TransportConfig(bytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated);
     }
 
     /** This config with another connect timeout. */
     public TransportConfig withConnectTimeout(Duration timeout) {
-        return new TransportConfig(maxFrameBytes, timeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer, reconnectBackoff);
+        return new TransportConfig(maxFrameBytes, timeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated);
     }
 
     /** This config with another handshake timeout. */
     public TransportConfig withHandshakeTimeout(Duration timeout) {
-        return new TransportConfig(maxFrameBytes, connectTimeout, timeout, idleTimeout, maxPendingBytesPerPeer, reconnectBackoff);
+        return new TransportConfig(maxFrameBytes, connectTimeout, timeout, idleTimeout, maxPendingBytesPerPeer,
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated);
     }
 
     /** This config with another idle timeout. */
     public TransportConfig withIdleTimeout(Duration timeout) {
-        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, timeout, maxPendingBytesPerPeer, reconnectBackoff);
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, timeout, maxPendingBytesPerPeer,
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated);
     }
 
     /** This config with another bound on bytes pending per peer. */
     public TransportConfig withMaxPendingBytesPerPeer(int bytes) {
-        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, bytes, reconnectBackoff);
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, bytes, reconnectBackoff,
+                maxUnauthenticatedPerSource, maxUnauthenticated);
     }
 
     /** This config with another reconnect backoff. */
     public TransportConfig withReconnectBackoff(Duration backoff) {
-        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer, backoff);
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
+                backoff, maxUnauthenticatedPerSource, maxUnauthenticated);
+    }
+
+    /** This config with other caps on connections whose peers have not yet proved a key. */
+    public TransportConfig withMaxUnauthenticated(int perSource, int total) {
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
+                reconnectBackoff, perSource, total);
     }
 }

@@ -7,6 +7,10 @@ final class TransportCounters {
     private final LongAdder connectionsIn = new LongAdder();
     private final LongAdder connectionsOut = new LongAdder();
     private final LongAdder handshakesFailed = new LongAdder();
+    private final LongAdder handshakesTimedOut = new LongAdder();
+    private final LongAdder framesOverHandshakeCap = new LongAdder();
+    private final LongAdder refusedOverSourceCap = new LongAdder();
+    private final LongAdder refusedOverTotalCap = new LongAdder();
     private final LongAdder framesRefused = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
@@ -24,6 +28,22 @@ final class TransportCounters {
 
     void handshakeFailed() {
         handshakesFailed.increment();
+    }
+
+    void handshakeTimedOut() {
+        handshakesTimedOut.increment();
+    }
+
+    void frameOverHandshakeCap() {
+        framesOverHandshakeCap.increment();
+    }
+
+    void refusedOverSourceCap() {
+        refusedOverSourceCap.increment();
+    }
+
+    void refusedOverTotalCap() {
+        refusedOverTotalCap.increment();
     }
 
     void frameRefused() {
@@ -50,9 +70,10 @@ final class TransportCounters {
         bytesOut.add(n);
     }
 
-    TransportMetrics snapshot(int openConnections) {
-        return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, handshakesFailed.sum(),
-                framesRefused.sum(), messagesSent.sum(), messagesReceived.sum(), messagesDropped.sum(), bytesIn.sum(),
-                bytesOut.sum());
+    TransportMetrics snapshot(int openConnections, int unauthenticatedConnections) {
+        return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, unauthenticatedConnections,
+                refusedOverSourceCap.sum(), refusedOverTotalCap.sum(), handshakesFailed.sum(), handshakesTimedOut.sum(),
+                framesRefused.sum(), framesOverHandshakeCap.sum(), messagesSent.sum(), messagesReceived.sum(),
+                messagesDropped.sum(), bytesIn.sum(), bytesOut.sum());
     }
 }

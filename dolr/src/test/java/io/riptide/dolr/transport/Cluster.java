@@ -2,8 +2,9 @@ package io.riptide.dolr.transport;
 
 import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoop;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.EventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.NodeAddress;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -25,10 +26,20 @@ final class Cluster implements AutoCloseable {
         }
     }
 
-    private final NioEventLoopGroup io = new NioEventLoopGroup(2);
+    private final EventLoopGroup io;
     private final DefaultEventLoopGroup nodeLoops = new DefaultEventLoopGroup(2);
     private final List<TcpTransport> transports = new ArrayList<>();
     private int seeds;
+
+    /** A cluster on NIO sockets. */
+    Cluster() {
+        this(NettyTransport.NIO);
+    }
+
+    /** A cluster on {@code sockets}' channels. */
+    Cluster(NettyTransport sockets) {
+        io = sockets.newGroup(2);
+    }
 
     /** A fresh key, deterministic per cluster. */
     SigningKey newKey() {

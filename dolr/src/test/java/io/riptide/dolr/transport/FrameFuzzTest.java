@@ -27,11 +27,12 @@ import org.junit.jupiter.api.Test;
 /**
  * Throws random, truncated, oversized and mutated frames at a connection's real inbound pipeline,
  * before and after the handshake, and checks each outcome against a reference model of the rules:
- * a bad length or undecodable frame closes the connection, counted once; a valid frame is delivered;
- * an incomplete one waits. No exception may escape and every buffer must be released.
+ * a bad length (before the handshake, one over the handshake's cap) or undecodable frame closes the
+ * connection, counted once; a valid frame is delivered; an incomplete one waits. No exception may escape and every buffer must be released.
  */
 class FrameFuzzTest {
-    private static final int MAX_FRAME = 4096;
+    /** Above the handshake's cap, so that lengths between the two tell the phases apart. */
+    private static final int MAX_FRAME = 4 * HandshakeCodec.MAX_FRAME_BYTES;
     private static final long SEED = 0x5EED_F00DL;
     private static final int CASES = 2500;
     private static final NodeAddress SERVER = new NodeAddress("127.0.0.1", 7001);
@@ -46,7 +47,8 @@ class FrameFuzzTest {
     private final MessageCodec nodeCodec = Ping.codec();
     private final ConnectionPipeline pipeline = new ConnectionPipeline(SigningKey.fromSeed(filled(1)), nodeCodec,
             (from, m) -> delivered.add(m), Runnable::run, config, counters, new SecureRandom(),
-            new PeerLinks(1 << 20, Duration.ZERO, counters), () -> SERVER);
+            new PeerLinks(1 << 20, Duration.ZERO, counters), new UnauthenticatedConnections(CASES, CASES, counters),
+            () -> SERVER);
     private final NettyLogWatch netty = new NettyLogWatch();
 
     @AfterEach
@@ -112,7 +114,7 @@ class FrameFuzzTest {
     }
 
     private long refusals() {
-        TransportMetrics m = counters.snapshot(0);
+        TransportMetrics m = counters.snapshot(0, 0);
         return m.framesRefused() + m.handshakesFailed();
     }
 
@@ -137,9 +139,10 @@ class FrameFuzzTest {
         int pos = 0;
         int messages = 0;
         boolean sawHello = false;
+        int limit = afterHandshake ? MAX_FRAME : HandshakeCodec.MAX_FRAME_BYTES;
         while (in.length - pos >= 4) {
             int length = ((in[pos] & 0xff) << 24) | ((in[pos + 1] & 0xff) << 16) | ((in[pos + 2] & 0xff) << 8) | (in[pos + 3] & 0xff);
-            if (length < 0 || length > MAX_FRAME) {
+            if (length < 0 || length > limit) {
                 return new Expect(true, messages);
             }
             if (in.length - pos - 4 < length) {
@@ -206,9 +209,11 @@ class FrameFuzzTest {
     }
 
     private static int oversizedLength(Random r) {
-        return switch (r.nextInt(3)) {
+        return switch (r.nextInt(4)) {
             case 0 -> Integer.MAX_VALUE;
             case 1 -> Integer.MIN_VALUE | r.nextInt();
+            // Too long for a handshake frame, within the maximum after it.
+            case 2 -> HandshakeCodec.MAX_FRAME_BYTES + 1 + r.nextInt(MAX_FRAME - HandshakeCodec.MAX_FRAME_BYTES);
             default -> MAX_FRAME + 1 + r.nextInt(Integer.MAX_VALUE - MAX_FRAME - 1);
         };
     }

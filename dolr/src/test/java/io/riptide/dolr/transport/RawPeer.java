@@ -13,6 +13,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -25,6 +26,14 @@ final class RawPeer implements AutoCloseable {
     private final OutputStream out;
 
     RawPeer(NodeAddress to) throws IOException {
+        this(to, null);
+    }
+
+    /** A peer connecting from the local address {@code from} (any 127.x.y.z works on Linux), or any if null. */
+    RawPeer(NodeAddress to, InetAddress from) throws IOException {
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+        }
         socket.connect(new InetSocketAddress(to.host(), to.port()), 2000);
         socket.setSoTimeout(5000);
         in = new DataInputStream(socket.getInputStream());
@@ -63,22 +72,33 @@ final class RawPeer implements AutoCloseable {
      * meanwhile. A reset counts as closed.
      */
     boolean closedByServerWithin(Duration timeout) throws IOException {
+        return bytesUntilClosed(timeout) >= 0;
+    }
+
+    /**
+     * How many bytes the server sends before it closes the connection, or -1 if it has not closed it
+     * within {@code timeout}. A reset counts as closed.
+     */
+    long bytesUntilClosed(Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         byte[] sink = new byte[4096];
+        long received = 0;
         InputStream raw = socket.getInputStream();
         while (System.nanoTime() < deadline) {
             socket.setSoTimeout((int) Math.max(1, Math.min(200, (deadline - System.nanoTime()) / 1_000_000)));
             try {
-                if (raw.read(sink) < 0) {
-                    return true;
+                int n = raw.read(sink);
+                if (n < 0) {
+                    return received;
                 }
+                received += n;
             } catch (SocketTimeoutException e) {
                 // Still open; keep waiting until the deadline.
             } catch (IOException e) {
-                return true;
+                return received;
             }
         }
-        return false;
+        return -1;
     }
 
     /** Runs the client side of the handshake, signing with {@code signer} while presenting {@code presented}'s key. */

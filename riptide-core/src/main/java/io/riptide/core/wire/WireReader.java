@@ -20,6 +20,8 @@ public final class WireReader {
      * of nested headers could overflow the I/O thread's stack.
      */
     public static final int MAX_NESTING = 8;
+    /** Longest host of an {@code addr} field, in UTF-8 bytes (a DNS name's limit). */
+    public static final int MAX_HOST_BYTES = 255;
 
     private final ByteBuf in;
     private final int depth;
@@ -112,7 +114,7 @@ public final class WireReader {
     }
 
     public NodeAddress address() throws WireException {
-        String host = string(255);
+        String host = string(MAX_HOST_BYTES);
         int port = i32();
         try {
             return new NodeAddress(host, port);
