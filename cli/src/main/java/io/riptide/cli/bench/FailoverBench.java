@@ -2,6 +2,7 @@ package io.riptide.cli.bench;
 
 import io.riptide.cli.demo.LoopbackRiptide;
 import io.riptide.core.runtime.NodeHandle;
+import io.riptide.dolr.client.AccessFigures;
 import io.riptide.dolr.server.OverlayServer;
 import io.riptide.proxy.cache.CacheFigures;
 import io.riptide.proxy.cache.OverlayCacheConfig;
@@ -52,16 +53,23 @@ public final class FailoverBench {
         this.progress = progress;
     }
 
-    /** Per second of load: answers, of them overlay hits and misses, and the slowest answer. */
-    private record Seconds(AtomicLongArray answers, AtomicLongArray hits, AtomicLongArray misses, AtomicLongArray slowestMicros) {
+    /**
+     * Per second of load: answers, of them overlay hits and misses, and the slowest answer; and answers per tenth of a
+     * second, to show how long a dip lasts within its second.
+     */
+    private record Seconds(AtomicLongArray answers, AtomicLongArray hits, AtomicLongArray misses, AtomicLongArray slowestMicros,
+            AtomicLongArray tenths) {
         static Seconds of(int n) {
-            return new Seconds(new AtomicLongArray(n), new AtomicLongArray(n), new AtomicLongArray(n), new AtomicLongArray(n));
+            return new Seconds(new AtomicLongArray(n), new AtomicLongArray(n), new AtomicLongArray(n), new AtomicLongArray(n),
+                    new AtomicLongArray(10 * n));
         }
 
-        void record(int second, boolean hit, boolean miss, long micros) {
+        void record(long sinceStartNanos, boolean hit, boolean miss, long micros) {
+            int second = (int) Math.floorDiv(sinceStartNanos, 1_000_000_000L);
             if (second < 0 || second >= answers.length()) {
                 return;
             }
+            tenths.incrementAndGet((int) (sinceStartNanos / 100_000_000L));
             answers.incrementAndGet(second);
             if (hit) {
                 hits.incrementAndGet(second);
@@ -152,7 +160,7 @@ public final class FailoverBench {
                 throw new IOException("GET " + url + " answered " + HttpWire.firstLine(r.head()));
             }
             String status = HttpWire.header(r.head(), "Cache-Status").orElse("");
-            seconds.record((int) Math.floorDiv(done - start, 1_000_000_000L), status.contains("; hit"), status.contains("fwd=miss"),
+            seconds.record(done - start, status.contains("; hit"), status.contains("fwd=miss"),
                     (done - sent) / 1000);
         }
         return null;
@@ -163,6 +171,10 @@ public final class FailoverBench {
         int n = s.answers().length();
         int kill = (int) before.toSeconds();
         long[] answers = new long[n];
+        long[] tenths = new long[10 * n];
+        for (int i = 0; i < tenths.length; i++) {
+            tenths[i] = s.tenths().get(i);
+        }
         long[] hits = new long[n];
         long[] misses = new long[n];
         double[] slowestMs = new double[n];
@@ -185,8 +197,12 @@ public final class FailoverBench {
             minAfter = Math.min(minAfter, answers[i]);
         }
         boolean deadListed = killed != null && accessAfter.stream().anyMatch(h -> h.id().equals(killed.id()));
-        long hedged = figuresAfter == null || figuresBefore == null ? -1 : figuresAfter.readsHedged() - figuresBefore.readsHedged();
-        long hedgeWins = figuresAfter == null || figuresBefore == null ? -1 : figuresAfter.hedgeWins() - figuresBefore.hedgeWins();
+        boolean counted = figuresAfter != null && figuresBefore != null;
+        AccessFigures a = counted ? figuresAfter.access() : AccessFigures.NONE;
+        AccessFigures b = counted ? figuresBefore.access() : AccessFigures.NONE;
+        long hedged = counted ? a.readsHedged() - b.readsHedged() : -1;
+        long hedgeWins = counted ? a.hedgeWins() - b.hedgeWins() : -1;
+        long resent = counted ? a.readsResent() - b.readsResent() : -1;
         new ResultJson().put("benchmark", "failover").put("connections", (long) connections)
                 .put("seconds_before_kill", (long) kill).put("seconds_after_kill", (long) (n - kill))
                 .put("killed", killed == null ? "none" : killed.toString())
@@ -194,17 +210,25 @@ public final class FailoverBench {
                 .put("access_nodes_after", accessAfter.stream().map(NodeHandle::toString).toList())
                 .put("dead_node_still_listed", deadListed)
                 .put("reads_per_second", answers).put("hits_per_second", hits).put("misses_per_second", misses)
-                .put("slowest_ms", slowestMs)
+                .put("slowest_ms", slowestMs).put("reads_per_100ms", tenths)
                 .put("mean_reads_per_second_before", meanBefore).put("mean_reads_per_second_first_3s_after", meanAfter3)
                 .put("least_reads_per_second_after", minAfter)
                 .put("reads_hedged_after_kill", hedged).put("hedge_wins_after_kill", hedgeWins)
+                .put("reads_resent_after_kill", resent)
+                .put("access_nodes_down_after", a.down().stream().map(NodeHandle::toString).toList())
                 .put("machine_cores", (long) Runtime.getRuntime().availableProcessors())
                 .put("java", System.getProperty("java.version"))
                 .write(out.resolve("result.json"));
-        return table + String.format(Locale.ROOT,
+        StringBuilder around = new StringBuilder("reads per 100 ms from 1 s before the kill to 2 s after:");
+        for (int i = Math.max(0, 10 * (kill - 1)); i < Math.min(tenths.length, 10 * (kill + 2)); i++) {
+            around.append(i % 10 == 0 ? " | " : " ").append(tenths[i]);
+        }
+        return table.toString() + around + "\n" + String.format(Locale.ROOT,
                 "killed %s; reads/s before %.0f, first 3 s after %.0f, least second after %d; misses after the kill %d;"
-                        + " hedged after the kill %d (won %d); dead node still listed: %s; access nodes after: %s",
-                killed, meanBefore, meanAfter3, minAfter, sum(misses, kill, n), hedged, hedgeWins, deadListed, accessAfter);
+                        + " hedged after the kill %d (won %d), sent on at once %d; dead node still listed: %s; access nodes after: %s;"
+                        + " down: %s",
+                killed, meanBefore, meanAfter3, minAfter, sum(misses, kill, n), hedged, hedgeWins, resent, deadListed, accessAfter,
+                a.down());
     }
 
     private static double mean(long[] values, int from, int to) {
