@@ -1,5 +1,6 @@
 package io.riptide.cli;
 
+import io.riptide.cli.bench.FailoverBench;
 import io.riptide.cli.bench.HitProxySetup;
 import io.riptide.cli.bench.HitProxyUnderTest;
 import io.riptide.cli.bench.HitThroughputBench;
@@ -233,6 +234,61 @@ final class BenchCommand implements Callable<Integer> {
 
         private static boolean wholeSeconds(Duration d) {
             return !d.isNegative() && d.toMillis() % 1000 == 0;
+        }
+    }
+
+    /** {@code riptide bench failover}: overlay hits per second through the proxy while its nearest access node crashes. */
+    @Command(name = "failover", mixinStandardHelpOptions = true,
+            description = {"Measures overlay hits per second through the proxy while its nearest access node crashes.",
+            "A loopback overlay (four storage nodes, a gateway, a cache manager) and the browser proxy with its memory "
+            + "tier off, in this JVM; one 1 KB URL made an overlay hit, then closed-loop load on keep-alive connections "
+            + "(the first 5 s discarded). "
+            + "After --before the proxy's nearest access node crashes (no goodbye, its sockets closed), and the load goes "
+            + "on for --after. Writes reads, hits and misses per second, the hedges sent, and whether the dead node is "
+            + "still listed as an access node."},
+            footerHeading = "%nExample:%n", footer = "  riptide bench failover --out results/failover")
+    static final class Failover implements Callable<Integer> {
+        private final boolean stderrIsTerminal;
+
+        Failover(boolean stderrIsTerminal) {
+            this.stderrIsTerminal = stderrIsTerminal;
+        }
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json and the CSV (required).")
+        private Path out;
+
+        @Option(names = "--connections", paramLabel = "N", defaultValue = "50", description = "Keep-alive connections, each one request at a time (default: ${DEFAULT-VALUE}).")
+        private int connections;
+
+        @Option(names = "--before", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+                description = "Load before the crash, in whole seconds (default: ${DEFAULT-VALUE}).")
+        private Duration before;
+
+        @Option(names = "--after", paramLabel = "DURATION", defaultValue = "12s", converter = DurationConverter.class,
+                description = "Load after the crash, in whole seconds (default: ${DEFAULT-VALUE}).")
+        private Duration after;
+
+        @Override
+        public Integer call() throws Exception {
+            if (connections < 1 || connections > 512) {
+                throw new ParameterException(spec.commandLine(), "--connections must be between 1 and 512, got " + connections);
+            }
+            for (Duration d : List.of(before, after)) {
+                if (d.toMillis() % 1000 != 0 || d.toSeconds() < 2 || d.toSeconds() > 600) {
+                    throw new ParameterException(spec.commandLine(), "--before and --after must be whole seconds between 2s and 10m, got "
+                            + DurationConverter.format(d));
+                }
+            }
+            PrintWriter stdout = spec.commandLine().getOut();
+            Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
+            String summary = new FailoverBench(connections, before, after, out, progress).run();
+            stdout.println(summary);
+            stdout.println("results in " + out.toAbsolutePath().normalize());
+            stdout.flush();
+            return 0;
         }
     }
 

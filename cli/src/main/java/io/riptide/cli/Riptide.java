@@ -66,6 +66,7 @@ public final class Riptide implements Callable<Integer> {
                 .addSubcommand("proxy-overhead", new BenchCommand.ProxyOverhead(stderrIsTerminal, ProxyFactory::passThrough,
                         SquidProxy::installed))
                 .addSubcommand("hit-throughput", new BenchCommand.HitThroughput(stderrIsTerminal, ProxyFactory::overlayHits))
+                .addSubcommand("failover", new BenchCommand.Failover(stderrIsTerminal))
                 .addSubcommand("store", new BenchCommand.Store(stderrIsTerminal)));
         root.addSubcommand("help", new CommandLine.HelpCommand());
         // Last, so that it reaches every command added above.

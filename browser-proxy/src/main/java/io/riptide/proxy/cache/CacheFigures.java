@@ -1,6 +1,7 @@
 package io.riptide.proxy.cache;
 
 import io.riptide.core.object.RejectReason;
+import io.riptide.dolr.client.AccessFigures;
 import java.util.Map;
 
 /**
@@ -24,8 +25,7 @@ import java.util.Map;
  * @param keptPrivately    responses the proxy fetched itself and kept in its private tier
  * @param overlayReads     overlay reads started (lookups, variant reads and memory rechecks)
  * @param readsShared      lookups that joined a read of the same GUID already in flight instead of starting one
- * @param readsHedged      overlay reads sent a second time, through the second nearest access node, for being late
- * @param hedgeWins        hedged reads the second access node answered first
+ * @param access           the overlay client's hedged and re-sent reads and its access nodes lost and down
  * @param gatewayAnswers   misses sent to the gateway to fetch for the request (the through-gateway insert policies),
  *                         by its answer; {@code UNREACHABLE}: none came in time
  * @param firstSightings   misses the stub's manager called a variant's first sighting (fetched here and kept)
@@ -38,7 +38,7 @@ import java.util.Map;
 public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
         long staleHints, long latencyHints, long loadReports, long requestsReported, MemoryFigures memory,
         long memoryRefreshes, long signaturesFull, long signaturesMemo, long seenHints, long keptPrivately,
-        long overlayReads, long readsShared, long readsHedged, long hedgeWins,
+        long overlayReads, long readsShared, AccessFigures access,
         Map<io.riptide.core.gateway.GatewayMessages.Outcome, Long> gatewayAnswers, long firstSightings, long repeatSightings,
         long sightingsUnanswered, long gatewayCopies, long gatewayReadsFailed) {
     public CacheFigures {

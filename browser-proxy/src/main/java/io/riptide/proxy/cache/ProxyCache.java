@@ -662,7 +662,7 @@ public final class ProxyCache {
         return new CacheFigures(lookups + memoryHitCount, hits + memoryHitCount, refused, overloaded, hints.missHints(), hints.staleHints(), hints.latencyHints(),
                 load.reportsSent(), load.requestsReported(), inMemory, refreshes, check.signatures().fullVerifications(),
                 check.signatures().hits(), hints.seenHints(), kept.sum(),
-                reads.started(), reads.joined(), overlay.hedgedReads(), overlay.hedgeWins(), gatewayOutcomes, firstSightings,
+                reads.started(), reads.joined(), overlay.accessFigures(), gatewayOutcomes, firstSightings,
                 repeatSightings, sightingsUnanswered, gatewayCopies, gatewayReadsFailed);
     }
 

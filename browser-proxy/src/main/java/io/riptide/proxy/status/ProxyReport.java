@@ -84,8 +84,13 @@ public final class ProxyReport {
                                 + " / " + c.latencyHints()),
                         List.of("load reports (requests counted)", c.loadReports() + " (" + c.requestsReported() + ")"),
                         List.of("overlay reads (joined one in flight)", c.overlayReads() + " (" + c.readsShared() + ")"),
-                        List.of("reads hedged to a second access node (answered there first)",
-                                c.readsHedged() + " (" + c.hedgeWins() + ")"))));
+                        List.of("reads hedged to a second access node (answered there first; not hedged, over budget)",
+                                c.access().readsHedged() + " (" + c.access().hedgeWins() + "; " + c.access().hedgesOverBudget() + ")"),
+                        List.of("reads sent on at once to the next access node (theirs lost)",
+                                Long.toString(c.access().readsResent())),
+                        List.of("access nodes marked down (down now, retrying)", c.access().nodesLost() + " ("
+                                + (c.access().down().isEmpty() ? "none" : c.access().down().stream().map(Object::toString)
+                                        .collect(Collectors.joining(", "))) + ")"))));
         cache.map(CacheFigures::memory).ifPresent(m -> b.table("Memory tier",
                 "verified copies and the proxy's own fetches kept in this process (bodies off the heap), answered without an overlay read",
                 List.of("figure", "value"), List.of(
@@ -178,9 +183,19 @@ public final class ProxyReport {
                             c.readsShared())
                     .counter("riptide_proxy_reads_hedged_total",
                             "Overlay reads sent again through the second nearest access node because the first was late.",
-                            c.readsHedged())
+                            c.access().readsHedged())
                     .counter("riptide_proxy_hedge_wins_total", "Hedged reads the second access node answered first.",
-                            c.hedgeWins());
+                            c.access().hedgeWins())
+                    .counter("riptide_proxy_hedges_over_budget_total",
+                            "Late overlay reads not hedged because the hedge budget (a tenth of reads) was spent.",
+                            c.access().hedgesOverBudget())
+                    .counter("riptide_proxy_reads_resent_total", "Overlay reads sent on at once to the next access node because "
+                            + "theirs was lost (connection closed) or could not serve them.", c.access().readsResent())
+                    .counter("riptide_proxy_access_nodes_lost_total",
+                            "Times an access node was marked down (connection lost, or a read unanswered at its deadline).",
+                            c.access().nodesLost())
+                    .gauge("riptide_proxy_access_nodes_down", "Access nodes down now, pinged again until they answer.",
+                            c.access().down().size());
             Map<String, Number> signatures = new LinkedHashMap<>();
             signatures.put("full", c.signaturesFull());
             signatures.put("known", c.signaturesMemo());

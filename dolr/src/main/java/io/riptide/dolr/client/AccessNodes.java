@@ -6,16 +6,13 @@ import io.riptide.core.runtime.MessageHandler;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.PendingRequests;
-import io.riptide.core.runtime.RoundTripEstimate;
 import io.riptide.core.wire.Answer;
 import io.riptide.core.wire.Question;
 import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.client.ClientMessages.ClientAnswer;
 import io.riptide.dolr.client.ClientMessages.ClientAnycast;
 import io.riptide.dolr.client.ClientMessages.ClientAsk;
-import io.riptide.dolr.client.ClientMessages.ClientRead;
 import io.riptide.dolr.client.ClientMessages.ClientReadReply;
-import io.riptide.dolr.location.LocationMessages.FailureReason;
 import io.riptide.dolr.membership.MembershipMessages.Ping;
 import io.riptide.dolr.membership.MembershipMessages.Pong;
 import io.riptide.dolr.membership.MembershipMessages.RowReply;
@@ -36,8 +33,10 @@ import java.util.function.Consumer;
 /**
  * A client's view of the overlay: the nearest few nodes it sends its requests through. It starts from
  * configured seeds, measures their RTT, asks the nearest for its local neighbours to find nearer
- * ones, and keeps re-measuring; an access node that lets a request time out is dropped at once and
- * the next nearest takes over. The client never joins, so it never churns anyone's routing state.
+ * ones, and keeps re-measuring. An access node whose connection is lost ({@link #unreachable}) or that
+ * lets a read reach its deadline is marked down at once and the next nearest takes over; a down node
+ * is pinged again with a backoff ({@link DownNodes}) and used again once it answers. Reads are hedged
+ * ({@link HedgedReads}). The client never joins, so it never churns anyone's routing state.
  */
 public final class AccessNodes implements MessageHandler, OverlayAccess {
     /** An access node and its measured round-trip time. */
@@ -46,8 +45,6 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
 
     /** At most this many discovered seeds are kept: announcements are unauthenticated, and every seed is pinged each period. */
     public static final int MAX_DISCOVERED = 64;
-    /** The least a read waits before it is hedged: below this a second read costs more than it saves. */
-    public static final Duration MIN_HEDGE = Duration.ofMillis(50);
 
     private final Env env;
     /** Configured seeds first, then any added later with {@link #addSeed}; kept for good. */
@@ -58,19 +55,13 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
     private final int keep;
     private final Duration probeEvery;
     private final Duration deadline;
-    private final PendingRequests<ClientReadReply> reads;
+    private final HedgedReads reads;
+    private final DownNodes down;
     private final PendingRequests<Optional<Answer>> asks;
     private final Map<Long, Probe> probes = new HashMap<>();
     private final Map<Id, Access> known = new LinkedHashMap<>();
     private final Set<Id> explored = new HashSet<>();
-    /**
-     * When reads are usually answered (RFC 6298's smoothed time plus four deviations), so a read is
-     * hedged only when it is later than most: at least {@link #MIN_HEDGE}, at most half the deadline.
-     */
-    private final RoundTripEstimate readTimes;
     private long nextNonce;
-    private long hedged;
-    private long hedgeWins;
 
     private record Probe(NodeAddress to, long sentAt) {
     }
@@ -78,7 +69,7 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
     /**
      * @param keep       how many of the nearest nodes to use (requests go to the nearest; the rest stand by)
      * @param probeEvery how often seeds and access nodes are measured again
-     * @param deadline   how long a read may take before it fails and its access node is dropped
+     * @param deadline   how long a read may take before it fails and its access node is marked down
      */
     public AccessNodes(Env env, List<NodeAddress> seeds, int keep, Duration probeEvery, Duration deadline) {
         this.env = env;
@@ -86,9 +77,9 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
         this.keep = keep;
         this.probeEvery = probeEvery;
         this.deadline = deadline;
-        this.reads = new PendingRequests<>(env);
+        this.reads = new HedgedReads(env, deadline, this::liveNodes, n -> markDown(n, "a read went unanswered"));
+        this.down = new DownNodes(env, probeEvery, this::ping);
         this.asks = new PendingRequests<>(env);
-        this.readTimes = new RoundTripEstimate(deadline.dividedBy(3), MIN_HEDGE, deadline.dividedBy(2));
     }
 
     /** Measures the seeds now and then every probe period. */
@@ -166,6 +157,7 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
         // Looking only around the nearest can stall in a local minimum (its rows hold nobody nearer):
         // each period one more known node, nearest first, is looked around too.
         explored.retainAll(known.keySet());
+        reads.retain(known.keySet());
         List<Access> all = new ArrayList<>(known.values());
         all.sort(Comparator.comparingLong(Access::rttNanos));
         for (Access a : all) {
@@ -200,13 +192,59 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
         return all.size() > keep ? new ArrayList<>(all.subList(0, keep)) : all;
     }
 
+    /** The access nodes in use, nearest first, without their RTTs. */
+    private List<NodeHandle> liveNodes() {
+        List<Access> nearest = active();
+        List<NodeHandle> nodes = new ArrayList<>(nearest.size());
+        nearest.forEach(a -> nodes.add(a.node()));
+        return nodes;
+    }
+
+    /** The access nodes down now, pinged again in the background until they answer. */
+    public List<NodeHandle> down() {
+        return down.nodes();
+    }
+
+    /**
+     * The transport lost its connection to {@code address} (closed, reset, refused, or its handshake
+     * failed): an access node there is marked down at once, and reads waiting on it go to the next
+     * live access node now rather than at their deadline.
+     */
+    public void unreachable(NodeAddress address) {
+        List<NodeHandle> there = new ArrayList<>();
+        for (Access a : known.values()) {
+            if (a.node().address().equals(address)) {
+                there.add(a.node());
+            }
+        }
+        there.forEach(n -> markDown(n, "connection lost"));
+        reads.lost(address);
+    }
+
+    private void markDown(NodeHandle node, String why) {
+        List<Access> before = active();
+        if (known.remove(node.id()) == null) {
+            return; // already down, or no longer an access node
+        }
+        down.markDown(node, why);
+        reads.forget(node.id());
+        List<Access> after = active();
+        if (!after.isEmpty() && !before.get(0).node().equals(after.get(0).node())) {
+            explore(after.get(0).node()); // a new nearest node: look around it
+        }
+    }
+
     @Override
     public void onMessage(NodeHandle from, WireMessage message) {
         if (message instanceof Pong pong) {
             Probe p = probes.remove(pong.nonce());
             if (p != null) {
+                boolean back = down.up(from.id());
                 List<Access> before = active();
                 known.put(from.id(), new Access(from, env.nowNanos() - p.sentAt()));
+                if (back) {
+                    ping(from.address()); // that round trip included a new connection: measure it again on the open one
+                }
                 trim();
                 List<Access> after = active();
                 if (before.isEmpty() || !before.get(0).node().equals(after.get(0).node())) {
@@ -215,12 +253,13 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
             }
         } else if (message instanceof RowReply reply && reply.row() <= 0) {
             for (NodeHandle h : reply.entries()) {
-                if (!known.containsKey(h.id())) {
+                // A down node is pinged on its own backoff, not each time a neighbour names it.
+                if (!known.containsKey(h.id()) && !down.isDown(h.id())) {
                     ping(h.address());
                 }
             }
         } else if (message instanceof ClientReadReply reply) {
-            reads.complete(reply.requestId(), reply);
+            reads.onReply(reply);
         } else if (message instanceof ClientAnswer answer) {
             asks.complete(answer.requestId(), Optional.ofNullable(answer.answer()));
         }
@@ -235,83 +274,30 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
             for (Access a : all.subList(0, 4 * keep)) {
                 known.put(a.node().id(), a);
             }
+            reads.retain(known.keySet());
         }
     }
 
     /**
-     * Reads the nearest replica of {@code guid} through the nearest access node, hedged: if no answer
-     * has come when reads usually have ({@link #hedgeDelay}), the same read also goes through the
-     * next nearest, and the first answer wins. A dead or drowning access node then costs a read one
-     * hedge delay, not the whole deadline (which still drops it from the active set).
+     * Reads the nearest replica of {@code guid} through the nearest live access node, hedged to the
+     * next nearest when late, and sent on at once when its access node's connection is lost
+     * ({@link HedgedReads}).
      */
     @Override
     public void read(Id guid, int ttl, Consumer<ObjectRead> done) {
-        List<Access> nearest = active();
-        if (nearest.isEmpty()) {
-            done.accept(ObjectRead.failed(guid, FailureReason.TIMEOUT));
-            return;
-        }
-        boolean[] answered = {false};
-        long start = env.nowNanos();
-        Consumer<ObjectRead> once = r -> {
-            if (!answered[0]) {
-                answered[0] = true;
-                done.accept(r);
-            }
-        };
-        long primary = readVia(nearest.get(0).node(), guid, ttl, deadline, reply -> {
-            if (reply.failure() != FailureReason.TIMEOUT) {
-                // The primary's own time, even when a hedge answered first: otherwise a slow access
-                // node would keep the estimate low and every read would be sent twice.
-                readTimes.sample(env.nowNanos() - start);
-            }
-            once.accept(ObjectRead.of(reply));
-        });
-        if (nearest.size() > 1) {
-            NodeHandle second = nearest.get(1).node();
-            Duration wait = readTimes.timeout();
-            env.schedule(wait, () -> {
-                long left = deadline.toNanos() - (env.nowNanos() - start);
-                if (answered[0] || !reads.isPending(primary) || left <= 0) {
-                    return;
-                }
-                hedged++;
-                readVia(second, guid, ttl, Duration.ofNanos(left), reply -> {
-                    if (!answered[0] && reply.failure() != FailureReason.TIMEOUT) {
-                        hedgeWins++;
-                    }
-                    once.accept(ObjectRead.of(reply));
-                });
-            });
-        }
+        reads.read(guid, ttl, done);
     }
 
-    /** One {@code ClientRead} through {@code via}; an access node that lets it time out is dropped. Returns its id. */
-    private long readVia(NodeHandle via, Id guid, int ttl, Duration within, Consumer<ClientReadReply> done) {
-        long[] id = new long[1];
-        id[0] = reads.add(within, done, () -> {
-            known.remove(via.id()); // it let us down: the next nearest takes over; a later probe may bring it back
-            return new ClientReadReply(id[0], guid, FailureReason.TIMEOUT, 0, new byte[0]);
-        });
-        env.send(via.address(), new ClientRead(id[0], guid, ttl));
-        return id[0];
-    }
-
-    /** How long a read waits before it is hedged to the second nearest access node now. */
+    /** How long a read through the nearest access node waits before it is hedged to the second now. */
     public Duration hedgeDelay() {
-        return readTimes.timeout();
+        List<NodeHandle> nodes = liveNodes();
+        return nodes.isEmpty() ? deadline.dividedBy(4) : reads.hedgeDelay(nodes.get(0));
     }
 
-    /** Reads sent a second time, through the second nearest access node. */
+    /** Hedges, re-sends, and access nodes lost and down. */
     @Override
-    public long hedgedReads() {
-        return hedged;
-    }
-
-    /** Hedged reads answered through the second access node first. */
-    @Override
-    public long hedgeWins() {
-        return hedgeWins;
+    public AccessFigures accessFigures() {
+        return reads.figures(down.lost(), down.nodes());
     }
 
     /** Sends {@code payload} to the nearest provider of {@code service}, through the nearest access node. */

@@ -34,13 +34,8 @@ public interface OverlayAccess {
     /** How long one {@link #read} may take before it completes as a timeout. */
     Duration readDeadline();
 
-    /** Reads sent a second time, to another access node, because the first was late (0 where reads are not hedged). */
-    default long hedgedReads() {
-        return 0;
-    }
-
-    /** Hedged reads that the second access node answered first. */
-    default long hedgeWins() {
-        return 0;
+    /** Hedged and re-sent reads, and access nodes lost and down ({@link AccessFigures#NONE} where reads are not hedged). */
+    default AccessFigures accessFigures() {
+        return AccessFigures.NONE;
     }
 }

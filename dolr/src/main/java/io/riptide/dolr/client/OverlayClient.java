@@ -80,7 +80,7 @@ public final class OverlayClient implements AutoCloseable {
         NodeAddress listen = options.listen() != null ? options.listen() : ClientAddress.toward(seeds);
         AccessNodes[] holder = new AccessNodes[1];
         this.transport = new TcpTransport(key, listen, DolrCodec.create(), (from, m) -> holder[0].onMessage(from, m), loop, group,
-                TransportConfig.defaults());
+                TransportConfig.defaults(), address -> holder[0].unreachable(address));
         this.env = new RealEnv(loop, transport.self(), transport, stages, new SplittableRandom(new SecureRandom().nextLong()),
                 options.wallClock());
         this.access = new AccessNodes(env, seeds, 3, Duration.ofSeconds(30), readDeadline);
@@ -182,6 +182,13 @@ public final class OverlayClient implements AutoCloseable {
     public CompletableFuture<List<AccessNodes.Access>> accessNodes() {
         CompletableFuture<List<AccessNodes.Access>> f = new CompletableFuture<>();
         loop.execute(() -> f.complete(access.active()));
+        return f;
+    }
+
+    /** The access nodes down now (connection lost, or a read unanswered), pinged again until they answer. */
+    public CompletableFuture<List<io.riptide.core.runtime.NodeHandle>> downNodes() {
+        CompletableFuture<List<io.riptide.core.runtime.NodeHandle>> f = new CompletableFuture<>();
+        loop.execute(() -> f.complete(access.down()));
         return f;
     }
 

@@ -113,6 +113,11 @@ final class PeerLink {
         }
     }
 
+    /** Whether {@link #close} was called (by a retirement, or the transport closing). */
+    boolean isClosed() {
+        return closed;
+    }
+
     /** Stops the link and drops what waits; later offers are dropped. Any thread, idempotent. */
     void close() {
         closed = true;

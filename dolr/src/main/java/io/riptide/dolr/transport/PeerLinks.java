@@ -10,23 +10,32 @@ import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * One {@link PeerLink} per peer address. A link that failed to connect stays for the backoff so
  * that sends meanwhile are dropped rather than each opening a connection; a link whose connection
- * closed after working goes at once, so the next send reconnects.
+ * closed after working goes at once, so the next send reconnects. Either way the owner is told the
+ * address was lost, so that what waits for that peer need not wait for a timeout.
  */
 final class PeerLinks {
     private final ConcurrentHashMap<NodeAddress, PeerLink> links = new ConcurrentHashMap<>();
     private final long maxPendingBytes;
     private final Duration backoff;
     private final TransportCounters counters;
+    private final Consumer<NodeAddress> onLost;
 
     PeerLinks(long maxPendingBytes, Duration backoff, TransportCounters counters) {
+        this(maxPendingBytes, backoff, counters, address -> { });
+    }
+
+    /** As above; {@code onLost} hears of every link retired (a connect or handshake failed, or the connection closed). */
+    PeerLinks(long maxPendingBytes, Duration backoff, TransportCounters counters, Consumer<NodeAddress> onLost) {
         this.maxPendingBytes = maxPendingBytes;
         this.backoff = backoff;
         this.counters = counters;
+        this.onLost = onLost;
     }
 
     /** The link to {@code address}, and whether it was just made (and so must be connected). */
@@ -65,9 +74,13 @@ final class PeerLinks {
         return link;
     }
 
-    /** Closes {@code link} and forgets it, after the backoff if it never worked. */
+    /** Closes {@code link} and forgets it, after the backoff if it never worked; tells the owner it was lost. */
     void retire(PeerLink link) {
+        boolean wasOpen = !link.isClosed();
         link.close();
+        if (wasOpen) {
+            onLost.accept(link.address());
+        }
         if (link.wasReady() || backoff.isZero()) {
             links.remove(link.address(), link);
             return;

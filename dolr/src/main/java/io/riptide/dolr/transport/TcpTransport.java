@@ -29,7 +29,9 @@ import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A node's messages over TCP: it listens for peers, connects to them on demand, and makes every
@@ -69,11 +71,22 @@ public final class TcpTransport implements Transport {
      */
     public TcpTransport(SigningKey key, NodeAddress listen, MessageCodec codec, MessageHandler handler,
             Executor handlerExecutor, EventLoopGroup ioGroup, TransportConfig config) {
+        this(key, listen, codec, handler, handlerExecutor, ioGroup, config, address -> { });
+    }
+
+    /**
+     * As above; {@code onLinkLost} hears, on {@code handlerExecutor}, of each peer address whose
+     * connection failed to open, failed its handshake, or closed (reset, or the peer went away), so
+     * a node or client can stop waiting on that peer at once. Not for this transport's own close.
+     */
+    public TcpTransport(SigningKey key, NodeAddress listen, MessageCodec codec, MessageHandler handler,
+            Executor handlerExecutor, EventLoopGroup ioGroup, TransportConfig config, Consumer<NodeAddress> onLinkLost) {
         this.key = key;
         this.codec = codec;
         this.ioGroup = ioGroup;
         this.config = config;
-        this.links = new PeerLinks(config.maxPendingBytesPerPeer(), config.reconnectBackoff(), counters);
+        this.links = new PeerLinks(config.maxPendingBytesPerPeer(), config.reconnectBackoff(), counters,
+                address -> tellLost(address, handlerExecutor, onLinkLost));
         this.unauthenticated = new UnauthenticatedConnections(config.maxUnauthenticatedPerSource(),
                 config.maxUnauthenticated(), counters);
         this.pipeline = new ConnectionPipeline(key, codec, handler, handlerExecutor, config, counters, new SecureRandom(),
@@ -108,6 +121,17 @@ public final class TcpTransport implements Transport {
         this.server = bound.channel();
         this.advertised = new NodeAddress(listen.host(), ((InetSocketAddress) server.localAddress()).getPort());
         server.config().setAutoRead(true);
+    }
+
+    private void tellLost(NodeAddress address, Executor handlerExecutor, Consumer<NodeAddress> onLinkLost) {
+        if (closed) {
+            return;
+        }
+        try {
+            handlerExecutor.execute(() -> onLinkLost.accept(address));
+        } catch (RejectedExecutionException e) {
+            // The node's loop is gone: nobody is waiting any more.
+        }
     }
 
     private void acceptInbound(Channel ch) {

@@ -5,6 +5,6 @@
  * ({@code HandshakeHandler}), then the node's protocol. Until that proof a connection is held to a few
  * KB and to the handshake timeout, and inbound ones are capped per source address and in all
  * ({@code UnauthenticatedConnections}). Limits in {@link io.riptide.dolr.transport.TransportConfig},
- * counters in {@link io.riptide.dolr.transport.TransportMetrics}.
+ * counters in {@link io.riptide.dolr.transport.TransportMetrics}; a lost peer is reported to the owner.
  */
 package io.riptide.dolr.transport;

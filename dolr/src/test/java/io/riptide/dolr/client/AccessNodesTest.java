@@ -66,8 +66,8 @@ class AccessNodesTest {
         });
         OverlayFixture.run(overlay, Duration.ofSeconds(3));
         assertTrue(reply[0].found(), "the read is hedged through the next nearest node: " + reply[0]);
-        assertEquals(1, client[0].hedgedReads());
-        assertEquals(1, client[0].hedgeWins());
+        assertEquals(1, client[0].accessFigures().readsHedged());
+        assertEquals(1, client[0].accessFigures().hedgeWins());
         assertTrue(answeredAt[0] - sent < Duration.ofSeconds(1).toNanos(),
                 "answered after the hedge delay, not the 2 s deadline: " + (answeredAt[0] - sent) / 1e6 + " ms");
         assertTrue(client[0].active().stream().noneMatch(a -> a.node().address().port() == nearest),

@@ -9,6 +9,7 @@ import io.riptide.core.runtime.NodeAddress;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 
 /** Transports on 127.0.0.1 sharing I/O loops, each node with its own loop and inbox; closes them all. */
@@ -54,13 +55,22 @@ final class Cluster implements AutoCloseable {
     }
 
     Node start(SigningKey key, int port, TransportConfig config) {
+        return start(key, port, config, address -> { });
+    }
+
+    /** A node that tells {@code onLinkLost} of each peer address it lost. */
+    Node start(TransportConfig config, Consumer<NodeAddress> onLinkLost) {
+        return start(newKey(), 0, config, onLinkLost);
+    }
+
+    private Node start(SigningKey key, int port, TransportConfig config, Consumer<NodeAddress> onLinkLost) {
         Inbox inbox = new Inbox();
         EventLoop loop = nodeLoops.next();
         TcpTransport t = null;
         // A port just closed is released at its I/O loop's next select; retry for a bounded moment.
         for (int attempt = 0; t == null; attempt++) {
             try {
-                t = new TcpTransport(key, new NodeAddress(HOST, port), Ping.codec(), inbox, loop, io, config);
+                t = new TcpTransport(key, new NodeAddress(HOST, port), Ping.codec(), inbox, loop, io, config, onLinkLost);
             } catch (UncheckedIOException e) {
                 if (port == 0 || attempt >= 50) {
                     throw e;

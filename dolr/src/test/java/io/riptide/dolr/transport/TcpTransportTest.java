@@ -138,6 +138,50 @@ class TcpTransportTest {
     }
 
     @Test
+    void aLostPeerIsReportedOnTheNodesLoopWhetherItClosedRefusedOrFailedTheHandshake() throws Exception {
+        java.util.concurrent.LinkedBlockingQueue<NodeAddress> lost = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicBoolean onLoop = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Node[] holder = new Node[1];
+        Node a = cluster.start(TransportConfig.defaults(), address -> {
+            onLoop.compareAndSet(true, holder[0] != null && holder[0].loop().inEventLoop());
+            lost.add(address);
+        });
+        holder[0] = a;
+        Node b = cluster.start(TransportConfig.defaults());
+
+        // An authenticated connection that the peer closes.
+        a.transport().send(b.address(), new Ping(1, new byte[0]));
+        b.inbox().take(WAIT);
+        b.transport().close();
+        assertEquals(b.address(), lost.poll(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS));
+
+        // A connect refused: nobody listens there any more.
+        NodeAddress nobody;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(Cluster.HOST))) {
+            nobody = new NodeAddress(Cluster.HOST, s.getLocalPort());
+        }
+        a.transport().send(nobody, new Ping(2, new byte[0]));
+        assertEquals(nobody, lost.poll(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS));
+
+        // A peer that accepts and hangs up before proving a key: the handshake fails.
+        try (ServerSocket rude = new ServerSocket(0, 50, InetAddress.getByName(Cluster.HOST))) {
+            NodeAddress to = new NodeAddress(Cluster.HOST, rude.getLocalPort());
+            a.transport().send(to, new Ping(3, new byte[0]));
+            rude.accept().close();
+            assertEquals(to, lost.poll(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS));
+        }
+        assertTrue(onLoop.get(), "reported on the node's own loop");
+
+        // Its own close is no loss to report.
+        Node c = cluster.start(TransportConfig.defaults());
+        a.transport().send(c.address(), new Ping(4, new byte[0]));
+        c.inbox().take(WAIT);
+        a.transport().close();
+        Thread.sleep(200);
+        assertEquals(null, lost.poll(), "nothing reported for the transport's own close");
+    }
+
+    @Test
     void reconnectsWhenThePeerRestartsOnTheSamePort() throws Exception {
         TransportConfig config = TransportConfig.defaults().withReconnectBackoff(Duration.ofMillis(50));
         Node a = cluster.start(config);
