@@ -122,15 +122,19 @@ public final class ProxyServer implements AutoCloseable {
     /** Stops listening, closes every browser connection and the origin pools, and stops its own event loops. */
     @Override
     public void close() {
-        server.close().syncUninterruptibly();
+        // Bounded: a loop that can no longer run the close (it died) must fail the close, not hang it.
+        boolean listenerClosed = server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         upstream.close();
         if (leaves != null) {
             leaves.close();
         }
         if (ownBoss != null) {
-            ownBoss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-            ownWorkers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            ownBoss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+            ownWorkers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        }
+        if (!listenerClosed) {
+            throw new IllegalStateException("the proxy's listening socket did not close within 5 s: its event loop is not running");
         }
     }
 }
