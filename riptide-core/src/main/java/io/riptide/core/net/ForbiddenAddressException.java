@@ -11,6 +11,12 @@ import java.net.InetAddress;
  */
 public final class ForbiddenAddressException extends IOException {
     public ForbiddenAddressException(String host, InetAddress address, String kind) {
-        super(host + " resolves to " + NetUtil.toAddressString(address) + ", " + kind);
+        super(describe(host, NetUtil.toAddressString(address)) + ", " + kind);
+    }
+
+    /** "example.internal resolves to 10.0.0.5", or just "10.0.0.5" for an address given as such. */
+    private static String describe(String host, String address) {
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        return bare.equalsIgnoreCase(address) ? address : host + " resolves to " + address;
     }
 }
