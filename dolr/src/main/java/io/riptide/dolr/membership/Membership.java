@@ -5,6 +5,7 @@ import io.riptide.core.runtime.Cancellable;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
+import io.riptide.core.throttle.Throttle;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.membership.MembershipMessages.Announce;
 import io.riptide.dolr.membership.MembershipMessages.Join;
@@ -50,6 +51,9 @@ public final class Membership implements RouteHandler {
     private final Supplier<List<NodeHandle>> localNeighbours;
     private final Map<Id, Long> leafSince = new HashMap<>();
     private final GossipContents gossipContents = new GossipContents();
+    // At most one correction per sender per heartbeat, the rate at which an honest sender gossips.
+    private final Throttle<Id> corrections;
+    private long correctionsSent;
     private boolean joined;
     private boolean maintainedOnce;
     /** A leaf-set repair is scheduled for the end of this turn of the loop (failures batch into one). */
@@ -72,6 +76,7 @@ public final class Membership implements RouteHandler {
         this.forwarder = forwarder;
         this.listener = listener;
         this.localNeighbours = localNeighbours;
+        this.corrections = Throttle.oncePer(config.heartbeatInterval(), 256);
     }
 
     public boolean isJoined() {
@@ -289,6 +294,16 @@ public final class Membership implements RouteHandler {
     public void onLeafSetGossip(NodeHandle from, LeafSetGossip gossip) {
         long now = env.nowNanos();
         peers.heard(from, now);
+        if (!leafSet.contains(from.id()) && !leafSet.wouldAccept(from.id()) && corrections.admit(from.id(), now)) {
+            // The sender counts this node among its nearest, but this node knows enough nodes nearer to
+            // the sender that the sender is not among its own: the sender's view is wrong. Tell it what
+            // this node knows, which is nearer to it than this node is. Without this, a node whose join
+            // a false root answered keeps a leaf set of far nodes that never answer with their sets, and
+            // its true neighbours never hear of it (10,000 nodes, seed 3: three nodes of one stub knew
+            // only each other and far nodes, and keys between them went to the wrong root).
+            env.send(from.address(), new LeafSetGossip(leafSet.members()));
+            correctionsSent++;
+        }
         addToLeafSet(from);
         for (NodeHandle h : gossip.leafSet()) {
             if (h.id().equals(env.self().id()) || !leafSet.wouldAccept(h.id())) {
@@ -412,6 +427,11 @@ public final class Membership implements RouteHandler {
     /** The least RTT to a node that is {@code viaSecond} from a peer {@code toFirst} away, or -1 if either is unknown. */
     static long triangleLowerBound(long toFirst, long viaSecond) {
         return toFirst < 0 || viaSecond < 0 ? -1 : Math.abs(toFirst - viaSecond);
+    }
+
+    /** Leaf sets sent to a node that gossiped to this one although it belongs in none of this one's sides. */
+    public long correctionsSent() {
+        return correctionsSent;
     }
 
     /** Row-reply entries not probed because they could not have changed the routing state. */

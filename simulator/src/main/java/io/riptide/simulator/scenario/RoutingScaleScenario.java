@@ -68,6 +68,7 @@ public final class RoutingScaleScenario implements Scenario {
         List<Integer> live = overlay.liveVertices();
         int n = live.size();
         double leafSetsExact = leafSetsExact(overlay, live);
+        List<String> inexactLeafSets = inexactLeafSets(overlay, live, sim.now(), 20);
         TableQuality tables = TableQuality.measure(overlay, topology, 200, new SplittableRandom(context.seed() ^ 0x7ab1e));
 
         // Each probe's path as the topology's latencies add up (no queues): tells the tables' share of
@@ -191,6 +192,7 @@ public final class RoutingScaleScenario implements Scenario {
                 .put("route_undelivered", (long) undelivered)
                 .put("route_wrong_root", wrongRoots)
                 .put("leaf_sets_exact", leafSetsExact)
+                .put("leaf_sets_inexact", inexactLeafSets)
                 .put("route_mean_hops", mean(rHops))
                 .put("route_p50_rdp", SampleSummary.of(rRdp).p50())
                 .put("route_p90_rdp", SampleSummary.of(rRdp).p90())
@@ -313,5 +315,42 @@ public final class RoutingScaleScenario implements Scenario {
             }
         }
         return live.isEmpty() ? 1.0 : exact / (double) live.size();
+    }
+
+    /**
+     * Up to {@code max} nodes whose leaf set lacks a true ring neighbour, each with what the two
+     * nodes think of each other: why a leaf set did not heal is the first question when one does not.
+     */
+    private static List<String> inexactLeafSets(SimulatedOverlay overlay, List<Integer> live, long now, int max) {
+        List<Id> ids = new ArrayList<>();
+        for (int v : live) {
+            ids.add(overlay.node(v).self().id());
+        }
+        ids.sort(null);
+        List<String> out = new ArrayList<>();
+        for (int v : live) {
+            OverlayNode node = overlay.node(v);
+            Id self = node.self().id();
+            int at = Collections.binarySearch(ids, self);
+            Id[] neighbours = {ids.get((at + 1) % ids.size()), ids.get((at - 1 + ids.size()) % ids.size())};
+            List<NodeHandle> right = node.leafSet().right();
+            List<NodeHandle> left = node.leafSet().left();
+            Id[] held = {right.isEmpty() ? null : right.get(0).id(), left.isEmpty() ? null : left.get(0).id()};
+            for (int side = 0; side < 2 && out.size() < max; side++) {
+                if (neighbours[side].equals(held[side])) {
+                    continue;
+                }
+                int w = overlay.vertexOf(neighbours[side]);
+                OverlayNode other = overlay.node(w);
+                long heard = node.peers().lastHeard(neighbours[side]);
+                out.add(v + " lacks its " + (side == 0 ? "successor " : "predecessor ") + w
+                        + " (holds " + (held[side] == null ? "none" : overlay.vertexOf(held[side])) + ")"
+                        + "; dead there: " + node.peers().isDead(neighbours[side], now)
+                        + ", heard " + (heard == Long.MIN_VALUE ? "never" : (now - heard) / 1_000_000 + " ms ago")
+                        + "; " + w + " holds " + v + ": " + other.leafSet().contains(self)
+                        + ", dead there: " + other.peers().isDead(self, now));
+            }
+        }
+        return out;
     }
 }
