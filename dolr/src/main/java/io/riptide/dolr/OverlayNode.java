@@ -790,6 +790,11 @@ public final class OverlayNode implements MessageHandler {
         return membership.failures();
     }
 
+    /** Leaf sets sent to nodes that gossiped here but belong in neither side of this node's leaf set. */
+    public long leafSetCorrectionsSent() {
+        return membership.correctionsSent();
+    }
+
     /** Peers that told this node they were shutting down (and were dropped at once). */
     public long departuresHeard() {
         return membership.departures();

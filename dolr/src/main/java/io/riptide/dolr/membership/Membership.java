@@ -296,12 +296,14 @@ public final class Membership implements RouteHandler {
         peers.heard(from, now);
         if (!leafSet.contains(from.id()) && !leafSet.wouldAccept(from.id()) && corrections.admit(from.id(), now)) {
             // The sender counts this node among its nearest, but this node knows enough nodes nearer to
-            // the sender that the sender is not among its own: the sender's view is wrong. Tell it what
-            // this node knows, which is nearer to it than this node is. Without this, a node whose join
-            // a false root answered keeps a leaf set of far nodes that never answer with their sets, and
-            // its true neighbours never hear of it (10,000 nodes, seed 3: three nodes of one stub knew
-            // only each other and far nodes, and keys between them went to the wrong root).
-            env.send(from.address(), new LeafSetGossip(leafSet.members()));
+            // the sender that the sender is not among its own: the sender's view is wrong. Tell it the
+            // side of this node's set that faces it: all nearer to it than this node is. Without this, a
+            // node whose join a false root answered keeps a leaf set of far nodes that never answer with
+            // their sets, and its true neighbours never hear of it (10,000 nodes, seed 3: three nodes of
+            // one stub knew only each other and far nodes, and keys between them went to the wrong root).
+            Id self = env.self().id();
+            boolean clockwise = self.clockwiseTo(from.id()).compareTo(from.id().clockwiseTo(self)) < 0;
+            env.send(from.address(), new LeafSetGossip(clockwise ? leafSet.right() : leafSet.left()));
             correctionsSent++;
         }
         addToLeafSet(from);

@@ -193,6 +193,7 @@ public final class RoutingScaleScenario implements Scenario {
                 .put("route_wrong_root", wrongRoots)
                 .put("leaf_sets_exact", leafSetsExact)
                 .put("leaf_sets_inexact", inexactLeafSets)
+                .put("leaf_set_corrections", leafSetCorrections(overlay, live))
                 .put("route_mean_hops", mean(rHops))
                 .put("route_p50_rdp", SampleSummary.of(rRdp).p50())
                 .put("route_p90_rdp", SampleSummary.of(rRdp).p90())
@@ -352,5 +353,14 @@ public final class RoutingScaleScenario implements Scenario {
             }
         }
         return out;
+    }
+
+    /** Leaf sets sent to senders that belonged in neither side of the receiver's, summed over the run. */
+    private static long leafSetCorrections(SimulatedOverlay overlay, List<Integer> live) {
+        long sum = 0;
+        for (int v : live) {
+            sum += overlay.node(v).leafSetCorrectionsSent();
+        }
+        return sum;
     }
 }
