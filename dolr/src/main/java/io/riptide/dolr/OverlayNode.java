@@ -1,6 +1,7 @@
 package io.riptide.dolr;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.MessageHandler;
 import io.riptide.core.runtime.NodeAddress;
@@ -118,6 +119,8 @@ public final class OverlayNode implements MessageHandler {
     private final Membership membership;
     private final ReplicaStorage storage;
     private final ContentStore store;
+    // Made on first use unless the storage keeps one (a disk store's, persisted).
+    private VersionFloor versionFloor;
     private final ReplicaCopier copier;
     private final PointerStore pointers;
     private final LocalArea localArea;
@@ -167,6 +170,7 @@ public final class OverlayNode implements MessageHandler {
                 config.bloomHashes(), this::heldObjects, this::measure);
         this.storage = storage;
         this.store = storage.openHandingOver(env, this::onEvicted, localArea::heldByNeighbour);
+        this.versionFloor = storage.versionFloor().orElse(null);
         List<Id> recovered = store.guids(); // held before a restart: published once the node has joined
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined(), peer -> membership().learn(peer));
@@ -749,6 +753,23 @@ public final class OverlayNode implements MessageHandler {
     /** What the disk store's write queue did (writes queued, run, refused); empty for an in-memory store. */
     public java.util.Optional<DiskWrites.Stats> diskWrites() {
         return storage instanceof DiskStorage disk ? java.util.Optional.of(disk.writeStats()) : java.util.Optional.empty();
+    }
+
+    /**
+     * The highest version of each GUID that agents on this node have accepted certified current:
+     * their verifiers share it, so a replay of an older version is refused ({@link VersionFloor#admits},
+     * counted). Kept with a disk store across restarts ({@link DiskStorage}); in memory otherwise. On the loop.
+     */
+    public VersionFloor versionFloor() {
+        if (versionFloor == null) {
+            versionFloor = new VersionFloor(VersionFloor.DEFAULT_CAPACITY);
+        }
+        return versionFloor;
+    }
+
+    /** The node's version floor if an agent has used it or the store keeps one; empty otherwise (inspection). */
+    public java.util.Optional<VersionFloor> versionFloorIfAny() {
+        return java.util.Optional.ofNullable(versionFloor);
     }
 
     /** What this node's digest-first replica copies did. */

@@ -66,7 +66,7 @@ public final class NodeReport implements StatusSource {
                             List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
                             long failuresDetected, long departuresHeard, long malformed, long routesDropped, long probesSent,
-                            int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes) {
+                            int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
             RoutingTable table = n.routingTable();
@@ -104,8 +104,12 @@ public final class NodeReport implements StatusSource {
                     near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
                     n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.departuresHeard(), n.malformed(),
                     n.routesDropped(), n.probesSent(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
-                    n.diskWrites().orElse(null));
+                    n.diskWrites().orElse(null), n.versionFloorIfAny().map(f -> new Floor(f.size(), f.refused())).orElse(null));
         }
+    }
+
+    /** The node's version floor: GUIDs remembered, older versions refused. */
+    private record Floor(int guids, long refused) {
     }
 
     private static ReportPart render(Snapshot s, Duration uptime, Map<String, StageMetrics> stages, TransportMetrics t,
@@ -177,6 +181,13 @@ public final class NodeReport implements StatusSource {
                             "Replica writes refused because the write queue was full (the replica was not stored).", w.refused())
                     .gauge("riptide_store_write_wait_max_seconds", "Longest a disk write waited in the queue.",
                             w.maxWaitNanos() / 1e9);
+        }
+        if (s.floor() != null) {
+            m.gauge("riptide_node_version_floor_guids", "GUIDs whose highest accepted version the node remembers.",
+                            s.floor().guids())
+                    .counter("riptide_node_version_floor_refused_total",
+                            "Signed objects, heartbeats and variant records refused as older than a version already accepted.",
+                            s.floor().refused());
         }
         if (s.disk() != null) {
             DiskStats.Snapshot d = s.disk();

@@ -3,6 +3,7 @@ package io.riptide.dolr.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.channel.DefaultEventLoopGroup;
@@ -269,5 +270,19 @@ class SlowDiskTest {
         assertEquals(after.accepted(), after.completed(), "every write ran: " + after);
         assertEquals(0, after.failed());
         storage = null;
+    }
+
+    @Test
+    void theVersionFloorPersistsBesideTheStore() throws Exception {
+        start(DiskWrites.Limits.DEFAULT);
+        Id guid = Id.hash("floored");
+        onLoop(() -> {
+            node.versionFloor().raise(guid, 3);
+            return null;
+        });
+        storage.close();
+        storage = DiskStorage.over(dir, SlowTier::new, DiskWrites.Limits.DEFAULT);
+        assertEquals(3, storage.versionFloor().orElseThrow().floor(guid));
+        assertNotNull(storage.store());
     }
 }

@@ -24,7 +24,6 @@ import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.ObjectVerifier;
 import io.riptide.core.object.StoredResponse;
 import io.riptide.core.object.VariantRecord;
-import io.riptide.core.object.VersionFloor;
 import io.riptide.core.object.WebObject;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.NodeHandle;
@@ -100,8 +99,8 @@ public final class Inserter {
         this.origin = origin;
         this.config = config;
         this.onFinished = onFinished;
-        this.verifier = new ObjectVerifier(Set.of(provider.publicKey()), new VersionFloor(VersionFloor.DEFAULT_CAPACITY),
-                config.maxObjectBytes());
+        // The node's floor: kept with its disk store across restarts, when it has one.
+        this.verifier = new ObjectVerifier(Set.of(provider.publicKey()), node.versionFloor(), config.maxObjectBytes());
     }
 
     /** Origin fetches started so far. */
