@@ -122,7 +122,7 @@ public final class NodeReport implements StatusSource {
                 .summary("replicas", s.replicas() + " (" + s.bodies() + " distinct bodies, " + s.replicaBytes() + " bytes)")
                 .summary("store", s.disk() == null && s.writes() == null ? "in memory"
                         : "on disk: " + (s.disk() == null ? "" : s.disk().flushes() + " flushes, " + s.disk().writtenBytes()
-                        + " bytes written, ") + s.writes().queued() + " writes queued (longest wait "
+                        + " bytes written, ") + s.writes().outstanding() + " writes not yet run (longest wait "
                         + millis(s.writes().maxWaitNanos()) + "), " + s.writes().refused() + " refused (queue full)")
                 .summary("messages", "in " + t.messagesReceived() + ", out " + t.messagesSent() + ", dropped " + t.messagesDropped())
                 .summary("peer connections", t.openConnections() + " open, " + t.unauthenticatedConnections()
@@ -173,7 +173,8 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_node_probes_sent_total", "Liveness and RTT probes sent.", s.probesSent());
         if (s.writes() != null) {
             DiskWrites.Stats w = s.writes();
-            m.gauge("riptide_store_write_queue_length", "Disk writes queued for the disk stage.", w.queued())
+            m.gauge("riptide_store_write_queue_length", "Disk writes accepted and not yet run (queued or running).",
+                            w.outstanding())
                     .gauge("riptide_store_write_queue_bytes", "Bytes of the disk writes queued.", w.queuedBytes())
                     .counter("riptide_store_writes_total", "Disk writes run on the disk stage.", w.completed())
                     .counter("riptide_store_writes_failed_total", "Disk writes that failed (I/O error, closed tier).", w.failed())

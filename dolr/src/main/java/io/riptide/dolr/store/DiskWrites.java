@@ -80,6 +80,10 @@ public final class DiskWrites {
      */
     public record Stats(int queued, long queuedBytes, long accepted, long refused, long completed, long failed, long batches,
                         long stageRefusals, long maxWaitNanos) {
+        /** Writes accepted and not yet run: queued, or running now. Zero: everything accepted has reached the tier. */
+        public long outstanding() {
+            return accepted - completed;
+        }
     }
 
     private record Entry(Write write, long bytes, long queuedAtNanos) {
