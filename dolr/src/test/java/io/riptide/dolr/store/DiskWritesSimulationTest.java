@@ -129,6 +129,7 @@ class DiskWritesSimulationTest {
         assertTrue(stats.batches() >= 2, "the later writes waited for the first batch's service: " + stats);
         assertEquals(0, storage.pendingKeys());
         trace.add(stats.toString());
+        storage.close();
         return trace;
     }
 
