@@ -85,8 +85,15 @@ class StoreCrashProcessTest {
                     assertTrue(copied.get(SECONDS, TimeUnit.SECONDS).ok(), "acknowledged " + i);
                     durable.add(lastInserted());
                 }
+                // An acknowledged copy's records may still wait for the node's disk stage: once none
+                // waits, every durable object is in the disk tier's write buffers.
+                long writesDeadline = System.nanoTime() + WAIT.toNanos();
+                while (metric(admin, "riptide_store_write_queue_length") > 0) {
+                    assertTrue(System.nanoTime() < writesDeadline, "the node's disk writes never caught up");
+                    java.util.concurrent.locks.LockSupport.parkNanos(10_000_000); // polling interval only
+                }
                 // Keep inserting until the node has completed two more flushes: the second began after
-                // the last durable object was acknowledged (buffers are flushed in order), so it is on disk.
+                // the last durable object reached a write buffer (buffers are flushed in order), so it is on disk.
                 double flushesAtAck = metric(admin, "riptide_store_disk_flushes_total");
                 int i = DURABLE;
                 while (metric(admin, "riptide_store_disk_flushes_total") < flushesAtAck + 2) {

@@ -1,14 +1,13 @@
 package io.riptide.dolr;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.MessageHandler;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.store.ContentStore;
-import io.riptide.core.store.TieredStore;
 import io.riptide.core.store.disk.DiskStats;
-import io.riptide.core.store.disk.DiskTier;
 import io.riptide.core.wire.Answer;
 import io.riptide.core.wire.Question;
 import io.riptide.core.wire.WireMessage;
@@ -87,6 +86,8 @@ import io.riptide.dolr.routing.RoutingMessages.Hop;
 import io.riptide.dolr.routing.RoutingMessages.HopAck;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
+import io.riptide.dolr.store.DiskStorage;
+import io.riptide.dolr.store.DiskWrites;
 import io.riptide.dolr.store.ReplicaStorage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -116,7 +117,10 @@ public final class OverlayNode implements MessageHandler {
     private final RouteForwarder forwarder;
     private final Prober prober;
     private final Membership membership;
+    private final ReplicaStorage storage;
     private final ContentStore store;
+    // Made on first use unless the storage keeps one (a disk store's, persisted).
+    private VersionFloor versionFloor;
     private final ReplicaCopier copier;
     private final PointerStore pointers;
     private final LocalArea localArea;
@@ -164,7 +168,9 @@ public final class OverlayNode implements MessageHandler {
         this.pointers = new PointerStore(config.maxPointers());
         this.localArea = new LocalArea(env, config.localNeighbours(), config.bloomLevels(), config.bloomBits(),
                 config.bloomHashes(), this::heldObjects, this::measure);
+        this.storage = storage;
         this.store = storage.openHandingOver(env, this::onEvicted, localArea::heldByNeighbour);
+        this.versionFloor = storage.versionFloor().orElse(null);
         List<Id> recovered = store.guids(); // held before a restart: published once the node has joined
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined(), peer -> membership().learn(peer));
@@ -741,10 +747,29 @@ public final class OverlayNode implements MessageHandler {
 
     /** The disk tier's counters if this node keeps its replicas on disk; empty for an in-memory store. */
     public java.util.Optional<DiskStats.Snapshot> diskStats() {
-        if (store.tier() instanceof TieredStore tiered && tiered.backing() instanceof DiskTier disk) {
-            return java.util.Optional.of(disk.stats());
+        return storage instanceof DiskStorage disk ? disk.diskStats() : java.util.Optional.empty();
+    }
+
+    /** What the disk store's write queue did (writes queued, run, refused); empty for an in-memory store. */
+    public java.util.Optional<DiskWrites.Stats> diskWrites() {
+        return storage instanceof DiskStorage disk ? java.util.Optional.of(disk.writeStats()) : java.util.Optional.empty();
+    }
+
+    /**
+     * The highest version of each GUID that agents on this node have accepted certified current:
+     * their verifiers share it, so a replay of an older version is refused ({@link VersionFloor#admits},
+     * counted). Kept with a disk store across restarts ({@link DiskStorage}); in memory otherwise. On the loop.
+     */
+    public VersionFloor versionFloor() {
+        if (versionFloor == null) {
+            versionFloor = new VersionFloor(VersionFloor.DEFAULT_CAPACITY);
         }
-        return java.util.Optional.empty();
+        return versionFloor;
+    }
+
+    /** The node's version floor if an agent has used it or the store keeps one; empty otherwise (inspection). */
+    public java.util.Optional<VersionFloor> versionFloorIfAny() {
+        return java.util.Optional.ofNullable(versionFloor);
     }
 
     /** What this node's digest-first replica copies did. */
@@ -752,9 +777,16 @@ public final class OverlayNode implements MessageHandler {
         return copier.stats();
     }
 
-    /** Flushes and closes the replica store: a disk store writes its checkpoint. Call after the node stopped. */
+    /**
+     * Flushes and closes the replica store: a disk store runs its queued writes and writes its
+     * checkpoint. Call after the node stopped, off its loop for a disk store (it waits on the disk).
+     */
     public void closeStore() {
-        store.close();
+        if (storage instanceof DiskStorage disk) {
+            disk.close();
+        } else {
+            store.close();
+        }
     }
 
     public PointerStore pointers() {

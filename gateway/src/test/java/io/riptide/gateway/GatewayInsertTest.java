@@ -119,6 +119,33 @@ class GatewayInsertTest {
         }
     }
 
+    /**
+     * The node's version floor remembers versions the overlay no longer shows (a gateway restarted
+     * over its disk store, replicas that missed an update): the next version is signed above it, so
+     * no version number is signed twice; and the gateway's own signing raises it.
+     */
+    @Test
+    void aGatewayNeverSignsAVersionAtOrBelowItsNodesFloor() throws Exception {
+        try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "floored",
+                "Cache-Control", "max-age=60", "Content-Type", "text/plain")))) {
+            String url = origin.url("/floored");
+            io.riptide.core.id.Id guid = io.riptide.core.object.ObjectNames.objectGuid(overlay.provider.publicKey(),
+                    io.riptide.core.http.CanonicalUrl.of(url).value(), "");
+            for (var gateway : overlay.gateways) {
+                gateway.call(node -> {
+                    node.versionFloor().raise(guid, 5);
+                    return null;
+                }).get(10, TimeUnit.SECONDS);
+            }
+            InsertReply reply = overlay.insertVia(0, url, false);
+            assertEquals(Outcome.INSERTED, reply.outcome(), reply.reason());
+            assertEquals(6, reply.version(), "above the floor, though the overlay held nothing");
+            assertEquals(6L, (long) overlay.gateways.get(0).call(node -> node.versionFloor().floor(guid)).get(10, TimeUnit.SECONDS),
+                    "its own version raised the floor");
+            assertEquals(6, overlay.readVerified(1, reply).object().certificate().version());
+        }
+    }
+
     @Test
     void aRequesterThatMissedAFreshCopyStoredOnTheGatewayDoesNotCostAnOriginFetch() throws Exception {
         try (RawOrigin origin = new RawOrigin(RawOrigin.always(RawOrigin.response(200, "OK", "steady",

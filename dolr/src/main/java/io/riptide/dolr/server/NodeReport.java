@@ -12,6 +12,7 @@ import io.riptide.dolr.admin.ReportPart;
 import io.riptide.dolr.admin.StatusSource;
 import io.riptide.dolr.dissemination.TreeView;
 import io.riptide.dolr.routing.RoutingTable;
+import io.riptide.dolr.store.DiskWrites;
 import io.riptide.dolr.transport.TransportMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +38,9 @@ public final class NodeReport implements StatusSource {
             new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.WARN, "riptide_stage_refused_total", null,
                     "stages refused events (overloaded; see the status page's Stages table)"),
             new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.INFO,
-                    "riptide_transport_handshakes_failed_total", null, "peer connections refused for a failed handshake"));
+                    "riptide_transport_handshakes_failed_total", null, "peer connections refused for a failed handshake"),
+            new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.WARN, "riptide_store_writes_refused_total", null,
+                    "the disk store refused replica writes (its write queue was full: the disk is slower than the writes)"));
 
     private final OverlayServer server;
     private final long startedNanos = System.nanoTime();
@@ -63,7 +66,7 @@ public final class NodeReport implements StatusSource {
                             List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
                             long failuresDetected, long departuresHeard, long malformed, long routesDropped, long probesSent,
-                            int bodies, long evictions, DiskStats.Snapshot disk) {
+                            int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
             RoutingTable table = n.routingTable();
@@ -100,8 +103,13 @@ public final class NodeReport implements StatusSource {
             return new Snapshot(n.self().id(), n.self().address().toString(), n.isJoined(), rows, table.all().size(), leaves,
                     near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
                     n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.departuresHeard(), n.malformed(),
-                    n.routesDropped(), n.probesSent(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null));
+                    n.routesDropped(), n.probesSent(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
+                    n.diskWrites().orElse(null), n.versionFloorIfAny().map(f -> new Floor(f.size(), f.refused())).orElse(null));
         }
+    }
+
+    /** The node's version floor: GUIDs remembered, older versions refused. */
+    private record Floor(int guids, long refused) {
     }
 
     private static ReportPart render(Snapshot s, Duration uptime, Map<String, StageMetrics> stages, TransportMetrics t,
@@ -112,8 +120,10 @@ public final class NodeReport implements StatusSource {
                 .summary("state", s.joined() ? "joined" : "joining")
                 .summary("uptime", uptime(uptime))
                 .summary("replicas", s.replicas() + " (" + s.bodies() + " distinct bodies, " + s.replicaBytes() + " bytes)")
-                .summary("store", s.disk() == null ? "in memory"
-                        : "on disk: " + s.disk().flushes() + " flushes, " + s.disk().writtenBytes() + " bytes written")
+                .summary("store", s.disk() == null && s.writes() == null ? "in memory"
+                        : "on disk: " + (s.disk() == null ? "" : s.disk().flushes() + " flushes, " + s.disk().writtenBytes()
+                        + " bytes written, ") + s.writes().outstanding() + " writes not yet run (longest wait "
+                        + millis(s.writes().maxWaitNanos()) + "), " + s.writes().refused() + " refused (queue full)")
                 .summary("messages", "in " + t.messagesReceived() + ", out " + t.messagesSent() + ", dropped " + t.messagesDropped())
                 .summary("peer connections", t.openConnections() + " open, " + t.unauthenticatedConnections()
                         + " not yet authenticated; refused over the caps: " + t.refusedOverSourceCap() + " per source, "
@@ -161,6 +171,25 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_node_routes_dropped_total", "Routed messages dropped (no next hop or hop budget spent).",
                         s.routesDropped())
                 .counter("riptide_node_probes_sent_total", "Liveness and RTT probes sent.", s.probesSent());
+        if (s.writes() != null) {
+            DiskWrites.Stats w = s.writes();
+            m.gauge("riptide_store_write_queue_length", "Disk writes accepted and not yet run (queued or running).",
+                            w.outstanding())
+                    .gauge("riptide_store_write_queue_bytes", "Bytes of the disk writes queued.", w.queuedBytes())
+                    .counter("riptide_store_writes_total", "Disk writes run on the disk stage.", w.completed())
+                    .counter("riptide_store_writes_failed_total", "Disk writes that failed (I/O error, closed tier).", w.failed())
+                    .counter("riptide_store_writes_refused_total",
+                            "Replica writes refused because the write queue was full (the replica was not stored).", w.refused())
+                    .gauge("riptide_store_write_wait_max_seconds", "Longest a disk write waited in the queue.",
+                            w.maxWaitNanos() / 1e9);
+        }
+        if (s.floor() != null) {
+            m.gauge("riptide_node_version_floor_guids", "GUIDs whose highest accepted version the node remembers.",
+                            s.floor().guids())
+                    .counter("riptide_node_version_floor_refused_total",
+                            "Signed objects, heartbeats and variant records refused as older than a version already accepted.",
+                            s.floor().refused());
+        }
         if (s.disk() != null) {
             DiskStats.Snapshot d = s.disk();
             m.counter("riptide_store_disk_flushes_total", "Write-buffer flushes completed by the disk tier.", d.flushes())

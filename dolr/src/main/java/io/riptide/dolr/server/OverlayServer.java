@@ -91,7 +91,7 @@ public final class OverlayServer implements AutoCloseable {
         } catch (RuntimeException e) {
             stages.close();
             if (disk != null) {
-                disk.store().close();
+                disk.close();
             }
             throw e;
         }
@@ -342,25 +342,28 @@ public final class OverlayServer implements AutoCloseable {
     // ---- shutdown --------------------------------------------------------------------------------
 
     /**
-     * Flushes and closes the disk store (its checkpoint makes the next start quick), on the loop so no
-     * task of the stopped node is still using it; directly if the loop is already gone.
+     * Runs the disk store's queued writes and closes it (its checkpoint makes the next start quick),
+     * once no task of the stopped node is still running on the loop: on the closing thread, so a
+     * loop shared with other nodes does not wait on this one's disk; on the loop only when closed
+     * from it.
      */
     private void closeStore() {
         if (disk == null) {
             return;
         }
-        if (loop.inEventLoop()) {
-            disk.store().close();
-            return;
+        if (!loop.inEventLoop()) {
+            try {
+                // A barrier: a task that began before the stop finishes before the store closes under it.
+                loop.submit(() -> { }).get(LOOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+                // The loop is gone or stuck; the store is thread-safe, so close it anyway.
+            }
         }
         try {
-            loop.submit(() -> disk.store().close()).get(LOOP_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (RejectedExecutionException e) {
-            disk.store().close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            disk.store().close();
-        } catch (ExecutionException | TimeoutException e) {
+            disk.close();
+        } catch (RuntimeException e) {
             LOG.warn("closing the replica store failed", e);
         }
     }

@@ -26,7 +26,8 @@ import java.util.function.Function;
  * @param stages the node's SEDA stages
  * @param codec the messages the node speaks: the overlay's, plus the application's
  * @param application makes the agent running on the node, given the node (a plain node runs none)
- * @param store the node's disk-backed replica store, or null to keep replicas in memory
+ * @param store the node's disk-backed replica store (its writes run on the {@value #DISK_STAGE}
+ *        stage, which {@code stages} must then include), or null to keep replicas in memory
  *        ({@link io.riptide.dolr.DolrConfig#maxReplicaBytes()})
  */
 public record ServerSettings(
@@ -42,8 +43,8 @@ public record ServerSettings(
 
     /** Stage for hashing, signing and verifying: CPU-bound, so few threads. */
     public static final String CRYPTO_STAGE = "crypto";
-    /** Stage for blocking disk I/O. */
-    public static final String DISK_STAGE = "disk";
+    /** Stage for blocking disk I/O: a disk store's writes ({@link io.riptide.dolr.store.DiskWrites}). */
+    public static final String DISK_STAGE = StoreSettings.DISK_STAGE;
 
     public ServerSettings {
         if (key == null || listen == null || dolr == null || transport == null || stages == null || codec == null
@@ -51,6 +52,9 @@ public record ServerSettings(
             throw new IllegalArgumentException("only bootstrap and store may be null");
         }
         stages = List.copyOf(stages);
+        if (store != null && stages.stream().noneMatch(s -> s.name().equals(DISK_STAGE))) {
+            throw new IllegalArgumentException("a node with a disk store needs the '" + DISK_STAGE + "' stage for its writes");
+        }
     }
 
     /** The crypto stage a node starts with unless told: 256 jobs may wait, up to 2 threads (CPU-bound work). */
@@ -58,7 +62,10 @@ public record ServerSettings(
         return StageConfig.of(CRYPTO_STAGE, 256, 1, 2);
     }
 
-    /** The disk stage a node starts with unless told: 256 jobs may wait, up to 2 threads. */
+    /**
+     * The disk stage a node starts with unless told: 256 jobs may wait, up to 2 threads. A disk
+     * store's writes use one thread at a time, in order (see {@link io.riptide.dolr.store.DiskWrites}).
+     */
     public static StageConfig defaultDiskStage() {
         return StageConfig.of(DISK_STAGE, 256, 1, 2);
     }

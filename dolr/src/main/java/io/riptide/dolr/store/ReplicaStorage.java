@@ -1,15 +1,18 @@
 package io.riptide.dolr.store;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.store.ContentStore;
+import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
  * Where an overlay node keeps its replicas: the {@link ContentStore} it opens over a tier in memory
- * ({@link MemoryStorage}, the simulator's and the default) or over a disk tier ({@link DiskStorage}).
+ * ({@link MemoryStorage}, the simulator's and the default) or over a disk tier ({@link DiskStorage},
+ * which also keeps the node's version floor).
  */
 public interface ReplicaStorage {
 
@@ -29,6 +32,13 @@ public interface ReplicaStorage {
         return open(env, guid -> evicted.accept(guid, null), heldNearby);
     }
 
+    /**
+     * The version floor kept with this store across restarts, if it keeps one (a disk store does);
+     * empty if the node's floor lives only in memory.
+     */
+    default Optional<VersionFloor> versionFloor() {
+        return Optional.empty();
+    }
 
     /** An in-memory store of at most {@code maxBytes} of records and {@code maxReplicas} objects. */
     static ReplicaStorage inMemory(long maxBytes, int maxReplicas) {

@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param policy      the disk tier's HashCache policy
  */
 public record StoreSettings(Path dir, long diskBytes, long memoryBytes, DiskPolicy policy) {
+    /** The node's stage its disk writes run on ({@link DiskWrites}); a node with a disk store must have it. */
+    public static final String DISK_STAGE = "disk";
     /** Bytes a LOG record is assumed to take on average, to size the index: one entry per 4 KiB of log. */
     public static final int LOG_BYTES_PER_ENTRY = 4096;
     /** SetMem's slot, header included: the largest replica body a SETMEM store takes. */

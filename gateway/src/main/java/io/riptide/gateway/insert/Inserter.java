@@ -61,6 +61,11 @@ import java.util.function.Consumer;
  * through the job in progress, and across the provider's gateways through a lease at the URL's root
  * (whoever holds it fetches; the others hand their requesters over and the holder answers them).
  * Everything runs on the node's loop except signing (the crypto stage) and the fetch itself.
+ *
+ * <p>A new version is numbered one above what the overlay holds, and above the node's version floor
+ * ({@link io.riptide.dolr.OverlayNode#versionFloor}), which every version this gateway signs or
+ * verifies raises and which a node with a disk store keeps across restarts: a number is never signed
+ * twice, even when the overlay serves a replayed older copy (refused) or nothing.
  */
 public final class Inserter {
     private final OverlayNode node;
@@ -71,6 +76,8 @@ public final class Inserter {
     private final Storability storability = new Storability();
     private final Freshness freshness = new Freshness();
     private final ObjectVerifier verifier;
+    /** The node's version floor (kept with its disk store, if any), which the verifier consults. */
+    private final VersionFloor floor;
     private final Map<Id, Job> jobs = new HashMap<>();
     private final Map<Id, Recent> recent = new LinkedHashMap<>();
     private final Map<Id, Known> known = new LinkedHashMap<>(64, 0.75f, true);
@@ -100,8 +107,9 @@ public final class Inserter {
         this.origin = origin;
         this.config = config;
         this.onFinished = onFinished;
-        this.verifier = new ObjectVerifier(Set.of(provider.publicKey()), new VersionFloor(VersionFloor.DEFAULT_CAPACITY),
-                config.maxObjectBytes());
+        // The node's floor: kept with its disk store across restarts, when it has one.
+        this.floor = node.versionFloor();
+        this.verifier = new ObjectVerifier(Set.of(provider.publicKey()), floor, config.maxObjectBytes());
     }
 
     /** Origin fetches started so far. */
@@ -446,8 +454,8 @@ public final class Inserter {
                 done.run();
                 return;
             }
-            long version = Math.max(copy == null ? 0 : copy.object().certificate().version(),
-                    found == null ? 0 : found.version()) + 1;
+            long version = nextVersion(base, Math.max(copy == null ? 0 : copy.object().certificate().version(),
+                    found == null ? 0 : found.version()) + 1);
             long now = env.wallClockMillis();
             boolean queued = env.submit(ServerSettings.CRYPTO_STAGE, () -> VariantRecord.sign(provider, url, fields, version, now),
                     (record, error) -> {
@@ -455,6 +463,7 @@ public final class Inserter {
                             done.run();
                             return;
                         }
+                        floor.raise(base, version);
                         // The base no longer holds a servable copy: a later non-varying insert must not confirm it.
                         known.remove(base);
                         records.put(base, record);
@@ -467,6 +476,17 @@ public final class Inserter {
                 done.run();
             }
         });
+    }
+
+    /**
+     * The version a new copy or record of {@code guid} takes: {@code candidate} (the one after what
+     * the overlay holds), or the one after the node's floor if that is higher. The floor holds every
+     * version this gateway signed or verified, across restarts when the node has a disk store, so a
+     * version number is never signed twice, even when the overlay serves an older copy (which the
+     * verifier refuses) or none.
+     */
+    private long nextVersion(Id guid, long candidate) {
+        return Math.max(candidate, floor.floor(guid) + 1);
     }
 
     /** The version a new non-varying copy at {@code baseGuid} takes: above any variant record stored there. */
@@ -580,8 +600,9 @@ public final class Inserter {
         }
     }
 
-    private void signAndStore(Job job, String url, String variant, Id guid, long version, StoredResponse content,
+    private void signAndStore(Job job, String url, String variant, Id guid, long candidate, StoredResponse content,
                               long requestTime, long responseTime, long lifetime) {
+        long version = nextVersion(guid, candidate);
         boolean queued = env.submit(ServerSettings.CRYPTO_STAGE, () -> {
             ObjectCertificate cert = ObjectCertificate.sign(provider, url, variant, version, content, requestTime, responseTime,
                     lifetime);
@@ -591,6 +612,7 @@ public final class Inserter {
                 finish(job, guid, version - 1, Outcome.ORIGIN_FAILED, "could not sign the object: " + error, lifetime);
                 return;
             }
+            floor.raise(guid, version); // signed: this number is never signed again, restarts included
             // remember() runs before finish(), which may start the next job for this URL at once.
             boolean stored = distribute(guid, copy.toBytes(), Math.max(responseTime, env.wallClockMillis()), rooted -> {
                 remember(copy);

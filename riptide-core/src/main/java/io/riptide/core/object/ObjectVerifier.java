@@ -18,7 +18,7 @@ import java.util.Set;
  * Decides whether a replica fetched from an untrusted storage node may be served: signed by a
  * trusted provider, the object asked for, its body the certified one, and no older than a version
  * already seen certified current (the {@link VersionFloor}, which every accepted object or
- * heartbeat raises). Cheap checks run before the signature and the body digest, so junk costs
+ * heartbeat raises, and which counts the replays it refuses). Cheap checks run before the signature and the body digest, so junk costs
  * little. Reads no clock: freshness is judged elsewhere from the certified times.
  *
  * <p>Given a {@link VerifiedSignatures} memo, a signature this process already verified (the same
@@ -128,9 +128,9 @@ public final class ObjectVerifier {
         if (!heartbeat.guid().equals(current.guid())) {
             return Verification.rejected(WRONG_GUID, what + " does not name the held object " + current.guid().shortHex());
         }
-        long seen = floor.floor(heartbeat.guid());
-        if (heartbeat.version() < seen) {
-            return Verification.rejected(STALE_VERSION, what + " is older than version " + seen + " already certified");
+        if (!floor.admits(heartbeat.guid(), heartbeat.version())) {
+            return Verification.rejected(STALE_VERSION, what + " is older than version " + floor.floor(heartbeat.guid())
+                    + " already certified");
         }
         if (!signedBy(heartbeat.provider(), heartbeat.signedBytes(), heartbeat.signature())) {
             return Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature");
@@ -163,9 +163,9 @@ public final class ObjectVerifier {
         if (!record.nameGuid().equals(record.guid())) {
             return Verification.rejected(WRONG_GUID, what + " claims a GUID that is not the hash of " + record.canonicalUrl());
         }
-        long seen = floor.floor(record.guid());
-        if (record.version() < seen) {
-            return Verification.rejected(STALE_VERSION, what + " is older than version " + seen + " already certified");
+        if (!floor.admits(record.guid(), record.version())) {
+            return Verification.rejected(STALE_VERSION, what + " is older than version " + floor.floor(record.guid())
+                    + " already certified");
         }
         if (!signedBy(record.provider(), record.signedBytes(), record.signature())) {
             return Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature");
@@ -189,10 +189,9 @@ public final class ObjectVerifier {
             return Optional.of(Verification.rejected(WRONG_GUID, what + " claims a GUID that is not the hash of "
                     + certificate.canonicalUrl()));
         }
-        long seen = floor.floor(certificate.guid());
-        if (certificate.version() < seen) {
-            return Optional.of(Verification.rejected(STALE_VERSION, what + " is older than version " + seen
-                    + " already certified"));
+        if (!floor.admits(certificate.guid(), certificate.version())) {
+            return Optional.of(Verification.rejected(STALE_VERSION, what + " is older than version "
+                    + floor.floor(certificate.guid()) + " already certified"));
         }
         if (!signedBy(certificate.provider(), certificate.signedBytes(), certificate.signature())) {
             return Optional.of(Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature"));

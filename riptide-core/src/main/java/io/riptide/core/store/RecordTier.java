@@ -42,6 +42,15 @@ public interface RecordTier extends AutoCloseable {
         return true;
     }
 
+    /**
+     * The longest value {@link #put} can ever accept; a longer one is refused whatever the tier
+     * holds. The default, for tiers with no fixed limit: {@link Integer#MAX_VALUE}. A caller that
+     * accepts a put before the tier sees it (a write queued for a disk) checks this first.
+     */
+    default int maxValueBytes() {
+        return Integer.MAX_VALUE;
+    }
+
     /** Whether the in-memory index may hold {@code key}, without touching the disk (false positives possible). */
     boolean mayContain(Id key);
 

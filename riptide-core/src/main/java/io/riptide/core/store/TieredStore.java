@@ -108,6 +108,12 @@ public final class TieredStore implements RecordTier {
         }
     }
 
+    /** The backing tier's limit: it holds every record. */
+    @Override
+    public int maxValueBytes() {
+        return backing.maxValueBytes();
+    }
+
     @Override
     public boolean mayContain(Id key) {
         return memory.mayContain(key) || backing.mayContain(key);

@@ -812,6 +812,13 @@ final class LogTier implements DiskTier {
         return DiskPolicy.LOG;
     }
 
+    /** A record must fit in one write buffer, header and block alignment included. */
+    @Override
+    public int maxValueBytes() {
+        long block = 1L << blockShift;
+        return (int) Math.max(0, (config.bufferBytes() & -block) - RecordFormat.HEADER);
+    }
+
     @Override
     public DiskStats.Snapshot stats() {
         return stats.snapshot();

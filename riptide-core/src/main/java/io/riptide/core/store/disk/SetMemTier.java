@@ -571,6 +571,12 @@ final class SetMemTier implements DiskTier {
         return DiskPolicy.SETMEM;
     }
 
+    /** A record must fit in one slot, header included. */
+    @Override
+    public int maxValueBytes() {
+        return Math.max(0, slotBytes - RecordFormat.HEADER);
+    }
+
     @Override
     public DiskStats.Snapshot stats() {
         return stats.snapshot();
