@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
 /**
  * The browser proxy under open-loop overload, as SEDA promises to handle it: the proxy in a JVM of its own in front of
  * a loopback origin that answers as a distant one does (after {@code originDelay}, {@code no-store}, so every request
- * reaches it). After a discarded warm-up, a short ramp finds the proxy's capacity (the highest rate it served: requests doubling every step until
- * it no longer keeps up), a light load at a tenth of it gives the unloaded latency, then {@code factor} times the
- * capacity is offered for {@code duration}. Measured: offered and served rates second by second, the latency of the
+ * reaches it). After a discarded warm-up, a short ramp finds the proxy's capacity (the highest rate it served: requests
+ * doubling every step until it no longer keeps up, and once more), a light load at a tenth of it gives the unloaded
+ * latency, then {@code factor} times the capacity is offered for {@code duration}. Measured: offered and served rates second by second, the latency of the
  * requests served (from their scheduled times), the requests shed (503 with {@code Retry-After}), the proxy's RSS
  * throughout, and its stage figures from {@code /metrics}.
  */
@@ -121,10 +121,15 @@ public final class OverloadBench {
         }
     }
 
-    /** Doubles the rate from {@link #RAMP_START} until a step does not keep up, or {@link #RAMP_STEPS} steps. */
+    /**
+     * Doubles the rate from {@link #RAMP_START} until a step does not keep up, and one step more (or {@link #RAMP_STEPS}
+     * steps): the capacity is the most served at any rate, and a step offered just about the capacity may serve less
+     * than one offered well over it, because a queue that keeps almost draining sheds some of what it could have served.
+     */
     private List<Step> ramp(InetSocketAddress proxy, String target, LoopbackOrigin origin, Sampler sampler) throws Exception {
         List<Step> steps = new ArrayList<>();
         double rate = RAMP_START;
+        boolean pastSaturation = false;
         for (int i = 0; i < RAMP_STEPS; i++, rate *= 2) {
             OpenLoopLoad.Result r = phase(proxy, target, origin, rate, RAMP_STEP,
                     String.format(Locale.ROOT, "ramp step %d: %,.0f req/s", i + 1, rate), sampler);
@@ -133,9 +138,10 @@ public final class OverloadBench {
             // nearly all is a stall the admission control rode out (a GC pause, a busy machine), not saturation.
             boolean saturated = served < KEPT_UP * rate || r.saturated();
             steps.add(new Step(rate, served, r.shed(), r.errors(), r.p99Ms(), saturated));
-            if (saturated) {
+            if (pastSaturation) {
                 break;
             }
+            pastSaturation = saturated;
         }
         return steps;
     }
@@ -313,7 +319,13 @@ public final class OverloadBench {
     private void writeCharts(OpenLoopLoad.Result r, double peak, List<double[]> rss, long overloadStart, long overloadEnd)
             throws IOException {
         OpenLoopLoad.PerSecond s = r.perSecond();
-        int n = s.offered().length;
+        // The schedule, and the drain only as far as answers still came.
+        int n = Math.min(s.offered().length, (int) settings.duration().toSeconds());
+        for (int i = n; i < s.offered().length; i++) {
+            if (s.completed()[i] + s.shed()[i] + s.failed()[i] > 0) {
+                n = i + 1;
+            }
+        }
         double[] x = new double[n];
         double[] peakLine = new double[n];
         for (int i = 0; i < n; i++) {
@@ -323,10 +335,10 @@ public final class OverloadBench {
         Charts charts = new Charts();
         charts.line(out.resolve("overload.png"), String.format(Locale.ROOT, "%.0f × capacity offered, open loop", settings.factor()),
                 "second of the overload", "requests per second", List.of(
-                        new Series("offered", x, toDouble(s.offered())),
-                        new Series("served (200)", x, toDouble(s.completed())),
-                        new Series("shed (503, Retry-After)", x, toDouble(s.shed())),
-                        new Series("failed", x, toDouble(s.failed())),
+                        new Series("offered", x, toDouble(s.offered(), n)),
+                        new Series("served (200)", x, toDouble(s.completed(), n)),
+                        new Series("shed (503, Retry-After)", x, toDouble(s.shed(), n)),
+                        new Series("failed", x, toDouble(s.failed(), n)),
                         new Series("capacity (ramp's peak)", x, peakLine)));
         double[] rx = rss.stream().mapToDouble(p -> p[0] / 1000.0).toArray();
         double[] ry = rss.stream().mapToDouble(p -> p[1]).toArray();
@@ -337,9 +349,10 @@ public final class OverloadBench {
                 new Series("overload ends", new double[] {overloadEnd / 1000.0, overloadEnd / 1000.0}, new double[] {0, top})));
     }
 
-    private static double[] toDouble(long[] v) {
-        double[] out = new double[v.length];
-        for (int i = 0; i < v.length; i++) {
+    /** The first {@code n} values as doubles. */
+    private static double[] toDouble(long[] v, int n) {
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
             out[i] = v[i];
         }
         return out;
