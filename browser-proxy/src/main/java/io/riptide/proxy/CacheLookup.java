@@ -1,11 +1,13 @@
 package io.riptide.proxy;
 
 import io.riptide.core.http.Headers;
+import io.riptide.core.stage.StageMetrics;
 import io.riptide.proxy.cache.CacheFigures;
 import io.riptide.proxy.cache.CacheStatus;
 import io.riptide.proxy.cache.LookupResult;
 import io.riptide.proxy.cache.ProxyRequest;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -62,6 +64,11 @@ public interface CacheLookup {
     /** What the cache has counted, for the status page; empty for a cache that counts nothing. */
     default Optional<CacheFigures> figures() {
         return Optional.empty();
+    }
+
+    /** The figures of the SEDA stages the cache hands work to (the overlay cache's verify stage); none by default. */
+    default List<StageMetrics> stages() {
+        return List.of();
     }
 
     /** The clock the cache judges freshness by; the front uses it too, for the dates it compares. */

@@ -5,6 +5,7 @@ import io.riptide.core.http.Headers;
 import io.riptide.core.object.PushMode;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.stage.StageConfig;
+import io.riptide.core.stage.StageMetrics;
 import io.riptide.dolr.client.OverlayClient;
 import io.riptide.proxy.cache.CacheFigures;
 import io.riptide.proxy.cache.LookupResult;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The {@link ProxyCache} as the Netty front sees it: a fresh copy in the memory tier is answered on
@@ -27,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
     private final Env env;
+    private final Supplier<List<StageMetrics>> stages;
     private final ProxyCache cache;
     private final Clock clock;
     /** The memory tier this lookup made and closes, or null. */
@@ -54,12 +57,16 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         MemoryCopies memory = config.memoryBytes() > 0 ? new MemoryCopies(config.memoryBytes()) : null;
         ProxyCache cache = new ProxyCache(client.env(), client.access(), providers, config, PushMode.NONE, memory);
         client.env().execute(cache::start);
-        return new OverlayCacheLookup(client.env(), cache, clock, memory);
+        return new OverlayCacheLookup(client.env(), cache, clock, memory, () -> List.copyOf(client.stages().metrics().values()));
     }
 
-    /** {@code cache} running on {@code env}'s loop, which dates by {@code clock}; {@code memory} (or null) is closed with this. */
-    public OverlayCacheLookup(Env env, ProxyCache cache, Clock clock, MemoryCopies memory) {
+    /**
+     * {@code cache} running on {@code env}'s loop, which dates by {@code clock}; {@code memory} (or null) is closed with
+     * this; {@code stages} reads the figures of the stages it submits to (the verify stage).
+     */
+    public OverlayCacheLookup(Env env, ProxyCache cache, Clock clock, MemoryCopies memory, Supplier<List<StageMetrics>> stages) {
         this.env = env;
+        this.stages = stages;
         this.cache = cache;
         this.clock = clock;
         this.memory = memory;
@@ -116,6 +123,11 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
         CompletableFuture<T> f = new CompletableFuture<>();
         env.execute(() -> f.complete(read.apply(cache)));
         return f;
+    }
+
+    @Override
+    public List<StageMetrics> stages() {
+        return stages.get();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.riptide.proxy;
 
 import io.riptide.proxy.accesslog.AccessLog;
 import io.riptide.proxy.tls.Interception;
+import io.riptide.proxy.upstream.OriginAdmission;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -42,6 +43,8 @@ import java.util.function.Supplier;
  *     ({@link Interception#OFF} by default: every CONNECT is a blind tunnel)
  * @param destinations which addresses origins and CONNECT targets may have ({@link DestinationPolicy#AUTO} by
  *     default: public ones only once {@code allowFrom} reaches beyond loopback)
+ * @param originAdmission how requests wait for a busy origin's connections, and when they are shed with 503
+ *     ({@link OriginAdmission#DEFAULT} unless told)
  */
 public record ProxyConfig(
         String host,
@@ -67,7 +70,8 @@ public record ProxyConfig(
         int loops,
         AccessLog accessLog,
         Interception interception,
-        DestinationPolicy destinations) {
+        DestinationPolicy destinations,
+        OriginAdmission originAdmission) {
 
     /**
      * The event loops unless told: one per core, as nginx's {@code worker_processes auto} (Netty's own
@@ -161,6 +165,9 @@ public record ProxyConfig(
         if (destinations == null) {
             destinations = DestinationPolicy.AUTO;
         }
+        if (originAdmission == null) {
+            originAdmission = OriginAdmission.DEFAULT;
+        }
         if (loops < 1 || loops > 1024) {
             throw new IllegalArgumentException("the proxy needs 1 to 1024 event loops, not " + loops);
         }
@@ -203,6 +210,7 @@ public record ProxyConfig(
         b.accessLog = accessLog;
         b.interception = interception;
         b.destinations = destinations;
+        b.originAdmission = originAdmission;
         return b;
     }
 
@@ -247,6 +255,7 @@ public record ProxyConfig(
         private AccessLog accessLog = AccessLog.NONE;
         private Interception interception = Interception.OFF;
         private DestinationPolicy destinations = DestinationPolicy.AUTO;
+        private OriginAdmission originAdmission = OriginAdmission.DEFAULT;
 
         private Builder() {
         }
@@ -275,13 +284,14 @@ public record ProxyConfig(
         public Builder accessLog(AccessLog v) { accessLog = v; return this; }
         public Builder interception(Interception v) { interception = v; return this; }
         public Builder destinations(DestinationPolicy v) { destinations = v; return this; }
+        public Builder originAdmission(OriginAdmission v) { originAdmission = v; return this; }
 
         public ProxyConfig build() {
             return new ProxyConfig(host, port, passThrough, maxRequestLineBytes, maxHeaderBytes, maxRequestBodyBytes,
                     connectTimeout, responseTimeout, idleTimeout, requestHeadTimeout, maxConnections, maxConnectionsPerClient,
                     upstreamConnectionsPerOrigin, via,
                     maxConcurrentLookups, cookiesBypass, queryBypass, tunnelPorts, allowFrom, accessNodes, loops, accessLog,
-                    interception, destinations);
+                    interception, destinations, originAdmission);
         }
     }
 }

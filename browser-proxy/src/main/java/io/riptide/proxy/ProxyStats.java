@@ -6,7 +6,7 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * What the proxy has served: hits, misses, bypasses, errors, tunnels and intercepted connections (with the leaf
+ * What the proxy has served: hits, misses, bypasses, errors, requests shed, tunnels and intercepted connections (with the leaf
  * certificates minted and origin certificates refused), the clients it refused, the browser connections open
  * and those refused over a cap, request heads that came too slowly, messages refused for their framing, and the
  * latency of every answered request from its head arriving to its last byte handed to the socket. Thread-safe;
@@ -18,7 +18,7 @@ public final class ProxyStats {
     }
 
     /** How a request was answered, for counting. */
-    public enum Outcome { HIT, MISS, BYPASS, ERROR }
+    public enum Outcome { HIT, MISS, BYPASS, ERROR, SHED }
 
     /** Which connection cap a browser connection was over. */
     public enum Cap { GLOBAL, PER_CLIENT }
@@ -32,6 +32,7 @@ public final class ProxyStats {
     private final LongAdder misses = new LongAdder();
     private final LongAdder bypasses = new LongAdder();
     private final LongAdder errors = new LongAdder();
+    private final LongAdder shed = new LongAdder();
     private final LongAdder tunnels = new LongAdder();
     private final LongAdder clientsRefused = new LongAdder();
     private final LongAdder upstreamConnections = new LongAdder();
@@ -57,6 +58,7 @@ public final class ProxyStats {
             case MISS -> misses.increment();
             case BYPASS -> bypasses.increment();
             case ERROR -> errors.increment();
+            case SHED -> shed.increment();
         }
         long micros = Math.max(0, Math.min(HIGHEST_MICROS, TimeUnit.NANOSECONDS.toMicros(latencyNanos)));
         recorder.recordValue(micros);
@@ -169,6 +171,11 @@ public final class ProxyStats {
 
     public long errors() {
         return errors.sum();
+    }
+
+    /** Requests answered 503 with Retry-After by admission control: the origin's connections busy, its queue standing. */
+    public long shed() {
+        return shed.sum();
     }
 
     public long tunnels() {

@@ -5,6 +5,7 @@ import io.riptide.cli.bench.HitProxySetup;
 import io.riptide.cli.bench.HitProxyUnderTest;
 import io.riptide.cli.bench.HitThroughputBench;
 import io.riptide.cli.bench.InsertLatencyBench;
+import io.riptide.cli.bench.OverloadBench;
 import io.riptide.cli.bench.ProxyOverheadBench;
 import io.riptide.cli.bench.ProxyProcess;
 import io.riptide.cli.bench.ProxyUnderTest;
@@ -285,6 +286,64 @@ final class BenchCommand implements Callable<Integer> {
             PrintWriter stdout = spec.commandLine().getOut();
             Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
             String summary = new FailoverBench(connections, before, after, out, progress).run();
+            stdout.println(summary);
+            stdout.println("results in " + out.toAbsolutePath().normalize());
+            stdout.flush();
+            return 0;
+        }
+    }
+
+    /** {@code riptide bench overload}: the browser proxy offered several times its capacity, open loop. */
+    @Command(name = "overload", mixinStandardHelpOptions = true,
+            description = {"Measures the browser proxy offered ten times its capacity, open loop.",
+            "The proxy runs in a JVM of its own in front of a loopback origin that answers each request after "
+            + "--origin-delay, uncacheable. After a 5 s warm-up, a ramp (the rate doubled every 3 s) finds the highest rate the proxy serves; a "
+            + "tenth of it gives the unloaded latency; then --factor times it is offered for --duration. Writes the offered, "
+            + "served and shed (503 with Retry-After) rates second by second, the latency of the requests served against the "
+            + "unloaded one, the proxy's RSS throughout and its stage figures from /metrics, with charts."},
+            footerHeading = "%nExample:%n", footer = "  riptide bench overload --out results/overload")
+    static final class Overload implements Callable<Integer> {
+        private final boolean stderrIsTerminal;
+
+        Overload(boolean stderrIsTerminal) {
+            this.stderrIsTerminal = stderrIsTerminal;
+        }
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write result.json, the CSV and the charts (required).")
+        private Path out;
+
+        @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "20s", converter = DurationConverter.class,
+                description = "How long the overload is offered, in whole seconds (default: ${DEFAULT-VALUE}).")
+        private Duration duration;
+
+        @Option(names = "--factor", paramLabel = "X", defaultValue = "10",
+                description = "The overload as a multiple of the capacity the ramp found (default: ${DEFAULT-VALUE}).")
+        private double factor;
+
+        @Option(names = "--origin-delay", paramLabel = "DURATION", defaultValue = "20ms", converter = DurationConverter.class,
+                description = "How long the origin takes over each answer, as a distant web server does (default: ${DEFAULT-VALUE}).")
+        private Duration originDelay;
+
+        @Override
+        public Integer call() throws Exception {
+            if (duration.toMillis() % 1000 != 0 || duration.toSeconds() < 2 || duration.toSeconds() > 600) {
+                throw new ParameterException(spec.commandLine(), "--duration must be whole seconds between 2s and 10m, got "
+                        + DurationConverter.format(duration));
+            }
+            if (!(factor >= 1 && factor <= 100)) {
+                throw new ParameterException(spec.commandLine(), "--factor must be between 1 and 100, got " + factor);
+            }
+            if (originDelay.isNegative() || originDelay.toSeconds() > 10) {
+                throw new ParameterException(spec.commandLine(), "--origin-delay must be between 0 and 10s, got "
+                        + DurationConverter.format(originDelay));
+            }
+            PrintWriter stdout = spec.commandLine().getOut();
+            Progress progress = new Progress(new PrintWriter(System.err, true), stderrIsTerminal);
+            PrintWriter messages = spec.commandLine().getErr();
+            String summary = new OverloadBench(new OverloadBench.Settings(duration, factor, originDelay), out, progress, messages).run();
             stdout.println(summary);
             stdout.println("results in " + out.toAbsolutePath().normalize());
             stdout.flush();

@@ -67,6 +67,7 @@ public final class Riptide implements Callable<Integer> {
                         SquidProxy::installed))
                 .addSubcommand("hit-throughput", new BenchCommand.HitThroughput(stderrIsTerminal, ProxyFactory::overlayHits))
                 .addSubcommand("failover", new BenchCommand.Failover(stderrIsTerminal))
+                .addSubcommand("overload", new BenchCommand.Overload(stderrIsTerminal))
                 .addSubcommand("store", new BenchCommand.Store(stderrIsTerminal)));
         root.addSubcommand("help", new CommandLine.HelpCommand());
         // Last, so that it reaches every command added above.

@@ -210,6 +210,25 @@ class StatusPagesTest {
         assertEquals(countBefore + 1, metric(proxyUrl("/metrics"), "riptide_proxy_latency_seconds_count"));
     }
 
+    @Test
+    void eachStagesQueueWaitAndShedCountsAreOnTheNodesAndTheProxysMetrics() throws Exception {
+        Map<String, List<String>> stagesOf = Map.of(url(nodeAdmin, "/metrics"), List.of("crypto"),
+                proxyUrl("/metrics"), List.of("lookup", "verify", "origin"));
+        for (Map.Entry<String, List<String>> e : stagesOf.entrySet()) {
+            Map<String, Double> all = PrometheusTextParser.parse(get(e.getKey()).body());
+            for (String stage : e.getValue()) {
+                for (String name : List.of("riptide_stage_queue_length", "riptide_stage_wait_seconds_sum", "riptide_stage_wait_seconds_count",
+                        "riptide_stage_refused_total", "riptide_stage_shed_total", "riptide_stage_accepted_total")) {
+                    String series = name + "{stage=\"" + stage + "\"}";
+                    assertTrue(all.containsKey(series), series + " on " + e.getKey() + ": " + all.keySet());
+                }
+            }
+        }
+        // The proxy's request above went to the origin: its wait there was counted.
+        assertEquals(200, riptide.fetch(URI.create(site.url("/app.js?stage=" + System.nanoTime()))).statusCode());
+        assertTrue(metric(proxyUrl("/metrics"), "riptide_stage_wait_seconds_count{stage=\"origin\"}") >= 1);
+    }
+
     private static double metric(String url, String series) throws Exception {
         Map<String, Double> all = PrometheusTextParser.parse(get(url).body());
         assertTrue(all.containsKey(series), series + " in " + all.keySet());

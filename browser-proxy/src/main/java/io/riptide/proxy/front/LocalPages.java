@@ -6,13 +6,16 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.riptide.core.stage.StageMetrics;
 import io.riptide.dolr.admin.HtmlStatusPage;
 import io.riptide.dolr.admin.JsonStatus;
+import io.riptide.dolr.admin.PrometheusText;
+import io.riptide.dolr.admin.StatusReport;
 import io.riptide.proxy.status.MetricsPage;
 import io.riptide.proxy.status.PacFile;
 import io.riptide.proxy.status.ProxyReport;
-import io.riptide.proxy.status.StatusPage;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Answers requests addressed to the proxy itself: {@code /proxy.pac}, {@code /status}, {@code /status.json}, {@code /metrics}. */
@@ -27,17 +30,31 @@ final class LocalPages {
             case "/proxy.pac" -> Responses.page(alloc, HttpResponseStatus.OK, PacFile.CONTENT_TYPE,
                     PacFile.render(local.getAddress().getHostAddress(), local.getPort()));
             case "/status" -> Responses.page(alloc, HttpResponseStatus.OK, HtmlStatusPage.CONTENT_TYPE,
-                    StatusPage.render(context.stats(), context.config(), nodes(context), context.cache().figures()));
+                    HtmlStatusPage.render(report(context)));
             case "/status.json" -> Responses.page(alloc, HttpResponseStatus.OK, JsonStatus.CONTENT_TYPE,
-                    JsonStatus.render(ProxyReport.of(context.stats(), context.config(), nodes(context), context.cache().figures())));
+                    JsonStatus.render(report(context)));
             case "/metrics" -> Responses.page(alloc, HttpResponseStatus.OK, MetricsPage.CONTENT_TYPE,
-                    MetricsPage.render(context.stats(), context.config(), nodes(context), context.cache().figures()));
+                    PrometheusText.render(report(context).metrics()));
             default -> Responses.text(alloc, HttpResponseStatus.NOT_FOUND, "this proxy has no page at " + path
                     + "; it serves /proxy.pac, /status, /status.json and /metrics, and proxies absolute URLs",
                     context.config().via());
         };
         r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
         return r;
+    }
+
+    /** Everything the pages show, read now. */
+    private static StatusReport report(FrontContext context) {
+        return ProxyReport.of(context.stats(), context.config(), nodes(context), context.cache().figures(), stages(context));
+    }
+
+    /** The proxy's stages in the order a request meets them: the lookup bound, the cache's stages, the origin queue. */
+    static List<StageMetrics> stages(FrontContext context) {
+        List<StageMetrics> out = new ArrayList<>();
+        out.add(context.admission().metrics());
+        out.addAll(context.cache().stages());
+        out.add(context.upstream().originStage().metrics());
+        return out;
     }
 
     private static List<String> nodes(FrontContext context) {

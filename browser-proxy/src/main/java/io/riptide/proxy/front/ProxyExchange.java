@@ -579,7 +579,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             serveStale(cacheStatus);
             return;
         }
-        context.stats().record(Outcome.ERROR, System.nanoTime() - started);
+        context.stats().record(failure.shed() ? Outcome.SHED : Outcome.ERROR, System.nanoTime() - started);
         responseComplete = true;
         stopKeeping();
         logAccess(responseStarted ? sentStatus : failure.status(), sentBytes, sentType, cacheStatus);
@@ -593,7 +593,15 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             FullHttpResponse r = Responses.text(ch.alloc(), HttpResponseStatus.valueOf(failure.status()),
                     failure.message(), context.config().via());
             r.headers().set(CACHE_STATUS, cacheStatus.render(context.config().via()));
-            front.respond(r, keepAlive && requestComplete);
+            if (failure.retryAfterSeconds() > 0) {
+                r.headers().setInt(HttpHeaderNames.RETRY_AFTER, failure.retryAfterSeconds());
+            }
+            // A request shed before its end was read but without a body ends with an empty last chunk, which the front
+            // drops: the connection stays open for the retry, instead of costing the client (and this proxy, busy as it
+            // is) a new connection.
+            boolean over = requestComplete || failure.shed() && !HttpUtil.isTransferEncodingChunked(upstreamHead)
+                    && HttpUtil.getContentLength(upstreamHead, 0L) == 0;
+            front.respond(r, keepAlive && over);
         }
         front.exchangeProgressed();
     }

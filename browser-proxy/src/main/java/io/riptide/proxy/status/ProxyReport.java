@@ -2,7 +2,9 @@ package io.riptide.proxy.status;
 
 import io.riptide.core.net.NettyTransport;
 import io.riptide.core.object.RejectReason;
+import io.riptide.core.stage.StageMetrics;
 import io.riptide.dolr.admin.ReportPart;
+import io.riptide.dolr.admin.StageFamilies;
 import io.riptide.dolr.admin.StatusReport;
 import io.riptide.proxy.Cidr;
 import io.riptide.proxy.ProxyConfig;
@@ -11,6 +13,7 @@ import io.riptide.proxy.ProxyStats.Cap;
 import io.riptide.proxy.ProxyStats.Side;
 import io.riptide.proxy.cache.CacheFigures;
 import io.riptide.proxy.cache.MemoryFigures;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +25,8 @@ import java.util.stream.Collectors;
  * The proxy's figures, from which its status page, {@code /status.json} and {@code /metrics} are all
  * rendered: requests by result, tunnels, refused clients, browser connections open and refused over a cap,
  * late request heads, messages refused for their framing, latency percentiles, the access nodes in
- * use, what the overlay cache counted (refused replicas, hints and load reports sent) and the memory
- * tier's size, hit ratio and evictions.
+ * use, what the overlay cache counted (refused replicas, hints and load reports sent), the memory
+ * tier's size, hit ratio and evictions, and the stages a request passes (queue, wait, refused and shed).
  */
 public final class ProxyReport {
     /** The status page's title. */
@@ -32,13 +35,20 @@ public final class ProxyReport {
     private ProxyReport() {
     }
 
+    /** The report without stage figures. */
     public static StatusReport of(ProxyStats stats, ProxyConfig config, List<String> accessNodes, Optional<CacheFigures> cache) {
+        return of(stats, config, accessNodes, cache, List.of());
+    }
+
+    /** The report, with the figures of {@code stages} in the order a request meets them. */
+    public static StatusReport of(ProxyStats stats, ProxyConfig config, List<String> accessNodes, Optional<CacheFigures> cache,
+            List<StageMetrics> stages) {
         ProxyStats.Latency l = stats.latency();
         ReportPart.Builder b = ReportPart.builder()
                 .summary("mode", config.passThrough() ? "pass-through (no cache lookups)" : "caching")
                 .summary("transport", NettyTransport.describe())
                 .summary("requests", "hits " + stats.hits() + ", misses " + stats.misses() + ", bypasses " + stats.bypasses()
-                        + ", errors " + stats.errors())
+                        + ", errors " + stats.errors() + ", shed " + stats.shed())
                 .summary("https", config.interception().on() ? "intercepting " + config.interception().policy()
                         + " (CA " + config.interception().ca().certificateFile() + ")" : "tunnelled untouched (no --intercept)")
                 .summary("clients allowed", config.allowFrom().stream().map(Cidr::toString).collect(Collectors.joining(", ")))
@@ -49,6 +59,7 @@ public final class ProxyReport {
                 List.of("misses", Long.toString(stats.misses())),
                 List.of("bypasses", Long.toString(stats.bypasses())),
                 List.of("errors", Long.toString(stats.errors())),
+                List.of("shed (503, Retry-After: an origin's connections busy and its queue standing)", Long.toString(stats.shed())),
                 List.of("tunnels", Long.toString(stats.tunnels())),
                 List.of("intercepted connections (HTTPS)", Long.toString(stats.intercepted())),
                 List.of("leaf certificates minted", Long.toString(stats.leavesMinted())),
@@ -105,6 +116,7 @@ public final class ProxyReport {
         byResult.put("miss", stats.misses());
         byResult.put("bypass", stats.bypasses());
         byResult.put("error", stats.errors());
+        byResult.put("shed", stats.shed());
         Map<String, Number> overCap = new LinkedHashMap<>();
         overCap.put("global", stats.connectionsOverCap(Cap.GLOBAL));
         overCap.put("per_client", stats.connectionsOverCap(Cap.PER_CLIENT));
@@ -225,6 +237,18 @@ public final class ProxyReport {
         b.metrics()
                 .summary("riptide_proxy_latency_seconds", "Time from a request's head to its response's last byte.",
                         quantiles, l.count(), stats.latencySecondsSum());
+        if (!stages.isEmpty()) {
+            List<List<String>> rows = new ArrayList<>();
+            for (StageMetrics m : stages) {
+                rows.add(List.of(m.name(), Integer.toString(m.queueLength()), Integer.toString(m.threads()),
+                        Long.toString(m.accepted()), Long.toString(m.refused()), Long.toString(m.shed()),
+                        ms(m.meanWaitNanos() / 1000), ms(m.maxWaitNanos() / 1000)));
+            }
+            b.table("Stages", "lookup: cache lookups in flight (over the bound, to the origin); verify: replicas checked; "
+                    + "origin: requests waiting for an origin's connections (in use as threads; shed with 503 when the queue stands)",
+                    List.of("stage", "queue", "threads", "accepted", "refused", "shed", "mean wait", "max wait"), rows);
+            StageFamilies.add(b.metrics(), stages);
+        }
         return new StatusReport(TITLE, List.of(b.build()));
     }
 

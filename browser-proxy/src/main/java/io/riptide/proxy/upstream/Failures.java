@@ -91,6 +91,20 @@ final class Failures {
                 + "to the origin was closed");
     }
 
+    /**
+     * Shed by the origin's queue ({@link OriginQueue}): every connection to the origin busy and the queue for them
+     * standing, so the browser is told at once to come back, not kept waiting.
+     */
+    static UpstreamFailure busy(Origin origin, ProxyConfig config, long waitedNanos, long limitNanos) {
+        String waited = waitedNanos == 0
+                ? config.originAdmission().maxWaiting() + " requests are waiting for them already"
+                : "this request waited " + waitedNanos / 1_000_000 + " ms, over the " + Math.max(1, limitNanos / 1_000_000)
+                        + " ms allowed while requests queue for it";
+        return new UpstreamFailure(503, "origin " + origin + " is busy: this proxy's " + config.upstreamConnectionsPerOrigin()
+                + " connections to it per event loop are all in use and " + waited + "; try again in "
+                + OriginAdmission.RETRY_AFTER_SECONDS + " s", OriginAdmission.RETRY_AFTER_SECONDS);
+    }
+
     static UpstreamFailure timeout(Origin origin, Duration responseTimeout) {
         return new UpstreamFailure(GATEWAY_TIMEOUT,
                 "origin " + origin + " did not answer within " + duration(responseTimeout));

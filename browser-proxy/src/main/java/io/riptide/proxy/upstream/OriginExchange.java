@@ -28,7 +28,10 @@ import java.util.concurrent.TimeUnit;
  * origin closed a reused one must not add the same (non-sharable) handler twice, which Netty refuses.
  * A response whose framing is ambiguous ({@link Framing}) fails the exchange with a 502 and closes
  * its connection: the rest of what the origin sent on it cannot be trusted to belong to this
- * response, and the connection is shared with other browsers through the pool.
+ * response, and the connection is shared with other browsers through the pool. Before it takes a
+ * connection an exchange is admitted by the origin's {@link OriginQueue}, which may shed it instead
+ * (a 503 with {@code Retry-After}) when the origin's connections are all busy and the queue for them
+ * has stood too long.
  */
 public final class OriginExchange {
     /** Hears the exchange's progress; called on the event loop. */
@@ -62,6 +65,10 @@ public final class OriginExchange {
     private final ArrayDeque<HttpContent> unsent = new ArrayDeque<>();
 
     private ChannelPool pool;
+    private OriginQueue queue;
+    private final Waiting waiting = new Waiting();
+    /** Whether this exchange holds one of the origin's slots, to give back when it finishes. */
+    private boolean admitted;
     private Channel ch;
     /** The handler on {@link #ch}'s pipeline, or null. */
     private Attachment attachment;
@@ -85,15 +92,53 @@ public final class OriginExchange {
         this.listener = listener;
     }
 
-    /** Gets a connection and sends the head (and whatever body has arrived). */
+    /** Waits its turn for the origin, gets a connection and sends the head (and whatever body has arrived). */
     public void start() {
         try {
             pool = client.pool(loop, origin);
+            queue = client.queue(loop, origin);
         } catch (IllegalStateException closed) {
             fail(new UpstreamFailure(502, "the proxy is shutting down"));
             return;
         }
-        client.acquire(pool, loop).addListener((Future<Channel> f) -> acquired(f));
+        queue.enter(waiting);
+    }
+
+    /** This exchange's place in its origin's queue. */
+    private final class Waiting implements OriginQueue.Waiter {
+        /** Whether the queue has decided (admitted or shed): then it no longer holds this waiter. */
+        boolean decided;
+
+        @Override
+        public void admitted() {
+            decided = true;
+            admitted = true;
+            if (finished) {
+                // Cannot happen (a finished exchange leaves the queue), but a slot must never leak.
+                release();
+                return;
+            }
+            client.acquire(pool, loop).addListener((Future<Channel> f) -> acquired(f));
+        }
+
+        @Override
+        public void shed(long waitedNanos, long limitNanos) {
+            decided = true;
+            fail(Failures.busy(origin, client.config(), waitedNanos, limitNanos));
+        }
+    }
+
+    /** Gives this exchange's slot back (the next waiter may get it), or its place in the queue if it had no slot yet. */
+    private void release() {
+        if (queue == null) {
+            return;
+        }
+        if (admitted) {
+            admitted = false;
+            queue.leave();
+        } else if (!waiting.decided) {
+            queue.cancel(waiting);
+        }
     }
 
     private void acquired(Future<Channel> f) {
@@ -317,6 +362,8 @@ public final class OriginExchange {
             chunk.release();
         }
         detach(reusable);
+        // After the connection went back to the pool, so the next waiter admitted finds it there.
+        release();
     }
 
     private void detach(boolean reusable) {

@@ -37,8 +37,9 @@ public final class UpstreamClient implements AutoCloseable {
     private record Key(EventLoop loop, Origin origin) {
     }
 
-    /** Requests that may wait for a connection to one origin on one loop; more get a 502. */
-    private static final int MAX_WAITING = 1024;
+    /** One origin's connections on one loop, and the requests waiting for them. */
+    private record Lane(FixedChannelPool pool, OriginQueue queue) {
+    }
 
     /**
      * How long an origin that verified stays verified for new intercepted connections: a minute of
@@ -48,7 +49,8 @@ public final class UpstreamClient implements AutoCloseable {
 
     private final ProxyConfig config;
     private final ProxyStats stats;
-    private final ConcurrentHashMap<Key, FixedChannelPool> pools = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Lane> lanes = new ConcurrentHashMap<>();
+    private final OriginStage originStage = new OriginStage();
     /** The verifying TLS client context for intercepted origins; null when nothing is intercepted. */
     private final SslContext tls;
     private final Cache<Origin, Boolean> verifiedLately = Caffeine.newBuilder()
@@ -74,10 +76,31 @@ public final class UpstreamClient implements AutoCloseable {
 
     /** The pool of connections to {@code origin} whose channels run on {@code loop}. */
     ChannelPool pool(EventLoop loop, Origin origin) {
+        return lane(loop, origin).pool();
+    }
+
+    /** The requests admitted to {@code origin}'s connections on {@code loop}, and those waiting for them. */
+    OriginQueue queue(EventLoop loop, Origin origin) {
+        return lane(loop, origin).queue();
+    }
+
+    /** The figures of every origin queue together: the proxy's {@value OriginStage#NAME} stage. */
+    public OriginStage originStage() {
+        return originStage;
+    }
+
+    private Lane lane(EventLoop loop, Origin origin) {
         if (closed) {
             throw new IllegalStateException("the upstream client is closed");
         }
-        return pools.computeIfAbsent(new Key(loop, origin), this::newPool);
+        return lanes.computeIfAbsent(new Key(loop, origin), this::newLane);
+    }
+
+    private Lane newLane(Key key) {
+        OriginAdmission a = config.originAdmission();
+        // The queue admits as many at once as the pool holds connections, so the pool itself never makes anyone wait.
+        return new Lane(newPool(key), new OriginQueue(key.loop(), config.upstreamConnectionsPerOrigin(), a.maxWaiting(), a.limit(),
+                System::nanoTime, originStage));
     }
 
     private final DnsResolvers dns = new DnsResolvers();
@@ -97,7 +120,8 @@ public final class UpstreamClient implements AutoCloseable {
                 .remoteAddress(InetSocketAddress.createUnresolved(key.origin().host(), key.origin().port()));
         // Most recently used first, so surplus connections go idle and their idle closer reaps them.
         return new FixedChannelPool(b, new UpstreamConnections(config, stats, key.origin(), tls), ChannelHealthChecker.ACTIVE, null, -1,
-                config.upstreamConnectionsPerOrigin(), MAX_WAITING, true, true);
+                // Waiters are the origin queue's; the few here are acquisitions racing a release, or a retry's.
+                config.upstreamConnectionsPerOrigin(), config.originAdmission().maxWaiting(), true, true);
     }
 
     /**
@@ -175,8 +199,8 @@ public final class UpstreamClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        pools.values().forEach(p -> p.closeAsync());
-        pools.clear();
+        lanes.values().forEach(l -> l.pool().closeAsync());
+        lanes.clear();
         dns.close();
     }
 }

@@ -23,6 +23,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -33,7 +34,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A fast keep-alive HTTP/1.1 origin on loopback serving {@code /obj-<bytes>} for each configured size, so that
- * what a benchmark measures is the path in between, not the origin.
+ * what a benchmark measures is the path in between, not the origin. {@link #remote} makes one that answers as a
+ * distant origin does: after a fixed delay (spent waiting, not computing) and with responses no cache may store.
  */
 public final class LoopbackOrigin implements AutoCloseable {
     private final NioEventLoopGroup group;
@@ -41,8 +43,13 @@ public final class LoopbackOrigin implements AutoCloseable {
     private final LongAdder requests = new LongAdder();
     private final Map<String, byte[]> bodies;
     private volatile DateText date;
+    /** How long each answer is held back; zero answers at once. */
+    private final long delayNanos;
+    private final String cacheControl;
 
-    private LoopbackOrigin(List<Integer> sizes, int threads) throws InterruptedException {
+    private LoopbackOrigin(List<Integer> sizes, int threads, Duration delay, String cacheControl) throws InterruptedException {
+        this.delayNanos = delay.toNanos();
+        this.cacheControl = cacheControl;
         bodies = new HashMap<>();
         Random random = new Random(42); // fixed: the bodies need only be incompressible, not secret
         for (int size : sizes) {
@@ -69,7 +76,15 @@ public final class LoopbackOrigin implements AutoCloseable {
 
     /** Starts an origin serving one object of each size, on {@code threads} event loops. */
     public static LoopbackOrigin start(List<Integer> sizes, int threads) throws InterruptedException {
-        return new LoopbackOrigin(sizes, threads);
+        return new LoopbackOrigin(sizes, threads, Duration.ZERO, "max-age=3600");
+    }
+
+    /**
+     * An origin that stands for a distant web server: each answer goes out {@code delay} after its request came (a
+     * timer, so many wait at once on one thread), marked {@code no-store}, so every request through a proxy reaches it.
+     */
+    public static LoopbackOrigin remote(List<Integer> sizes, int threads, Duration delay) throws InterruptedException {
+        return new LoopbackOrigin(sizes, threads, delay, "no-store");
     }
 
     /** The path of the object of {@code size} bytes. */
@@ -141,10 +156,23 @@ public final class LoopbackOrigin implements AutoCloseable {
                     : new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(body));
             // Date as RFC 9110 asks of an origin with a clock: without it Squid reckons max-age from nothing and stores nothing.
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM)
-                    .set(HttpHeaderNames.CACHE_CONTROL, "max-age=3600").set(HttpHeaderNames.DATE, date());
+                    .set(HttpHeaderNames.CACHE_CONTROL, cacheControl).set(HttpHeaderNames.DATE, date());
             HttpUtil.setContentLength(response, response.content().readableBytes());
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpUtil.setKeepAlive(response, keepAlive);
+            if (delayNanos > 0) {
+                // One response at a time per connection is what HTTP/1.1 clients send, so answers keep their order.
+                ctx.executor().schedule(() -> send(ctx, response, keepAlive), delayNanos, TimeUnit.NANOSECONDS);
+            } else {
+                send(ctx, response, keepAlive);
+            }
+        }
+
+        private void send(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
+            if (!ctx.channel().isActive()) {
+                response.release();
+                return;
+            }
             if (keepAlive) {
                 ctx.writeAndFlush(response);
             } else {

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
@@ -25,6 +26,10 @@ import org.HdrHistogram.Histogram;
  * charged for every request that should have gone out meanwhile (no coordinated omission). A request goes out at its
  * instant on an idle keep-alive connection, on a newly opened one while fewer than the bound are open, or else waits
  * for the first connection to come free (its wait counted in its latency).
+ *
+ * <p>A {@code 503} carrying {@code Retry-After} is counted apart, as shed: the server refused that request on purpose,
+ * quickly, and the connection stays usable. Answers are also counted per second of the run ({@link Result#perSecond}),
+ * so a benchmark can draw the offered and served rates over time.
  *
  * <p>Two threads: the caller's sends on schedule, a reader parses the responses (HTTP/1.1 with Content-Length) off
  * non-blocking sockets with one selector. Both are light, so that the generator takes little of the machine from the
@@ -58,16 +63,20 @@ public final class OpenLoopLoad {
      *
      * @param scheduled       requests the schedule called for
      * @param completed       responses that were 200 with the expected body length
-     * @param errors          requests that failed: other answers, broken connections, no answer by the end
+     * @param errors          requests that failed: other answers (shed ones apart), broken connections, no answer by the end
      * @param seconds         the schedule's length
      * @param rate            the requested rate per second
      * @param latencyNanos    the completed requests' latencies from their intended send times
      * @param connectionsUsed how many connections were opened in all
      * @param queued          requests that found every connection busy and none left to open, and waited in the
      *                        generator for one to come free: if any did, the server (with the generator) did not keep up
+     * @param shed            requests answered 503 with Retry-After: refused by the server's admission control
+     * @param shedLatencyNanos how long those 503s took, from their intended send times
+     * @param perSecond       requests due, and answers (completed, shed, failed) by the second they arrived in, from the
+     *                        schedule's start through the drain
      */
     public record Result(long scheduled, long completed, long errors, double seconds, double rate, Histogram latencyNanos,
-            int connectionsUsed, long queued) {
+            int connectionsUsed, long queued, long shed, Histogram shedLatencyNanos, PerSecond perSecond) {
         /** Whether the server fell behind the schedule so far that requests had to queue for a connection. */
         public boolean saturated() {
             return queued > 0;
@@ -94,8 +103,69 @@ public final class OpenLoopLoad {
             return completed / seconds;
         }
 
+        /**
+         * Responses (200, the expected length) per second that came in while the schedule ran: unlike
+         * {@link #achievedRate}, not flattered by the answers a backlog still delivers after the schedule ended.
+         */
+        public double servedRateDuringSchedule() {
+            int whole = (int) Math.floor(seconds);
+            long sum = 0;
+            for (int i = 0; i < Math.min(whole, perSecond.completed().length); i++) {
+                sum += perSecond.completed()[i];
+            }
+            return whole == 0 ? achievedRate() : (double) sum / whole;
+        }
+
+        /** Shed answers per second over the schedule. */
+        public double shedRate() {
+            return shed / seconds;
+        }
+
         private double ms(double percentile) {
             return latencyNanos.getTotalCount() == 0 ? Double.NaN : latencyNanos.getValueAtPercentile(percentile) / 1e6;
+        }
+    }
+
+    /**
+     * Counts by whole second since the schedule's start: requests due ({@code offered}) and answers by the second they
+     * came in ({@code completed}, {@code shed}, {@code failed}); answers after the last slot are not counted here.
+     */
+    public record PerSecond(long[] offered, long[] completed, long[] shed, long[] failed) {
+    }
+
+    /** Per-second tallies the sender and the reader add to. */
+    private static final class Tally {
+        final AtomicLongArray offered;
+        final AtomicLongArray completed;
+        final AtomicLongArray shed;
+        final AtomicLongArray failed;
+        final long start;
+
+        Tally(int seconds, long start) {
+            offered = new AtomicLongArray(seconds);
+            completed = new AtomicLongArray(seconds);
+            shed = new AtomicLongArray(seconds);
+            failed = new AtomicLongArray(seconds);
+            this.start = start;
+        }
+
+        void add(AtomicLongArray a, long at) {
+            long second = Math.floorDiv(at - start, 1_000_000_000L);
+            if (second >= 0 && second < a.length()) {
+                a.incrementAndGet((int) second);
+            }
+        }
+
+        PerSecond snapshot() {
+            return new PerSecond(copy(offered), copy(completed), copy(shed), copy(failed));
+        }
+
+        private static long[] copy(AtomicLongArray a) {
+            long[] out = new long[a.length()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = a.get(i);
+            }
+            return out;
         }
     }
 
@@ -120,6 +190,7 @@ public final class OpenLoopLoad {
             long total = Math.max(1, Math.round(rate * duration.toNanos() / 1e9));
             double interval = 1e9 / rate;
             long start = System.nanoTime() + 1_000_000; // a millisecond to get going, so the first request is not late
+            run.tally = new Tally((int) Math.ceil(duration.toNanos() / 1e9) + (int) DRAIN.toSeconds(), start);
             for (long i = 0; i < total; i++) {
                 long due = start + (long) (i * interval);
                 // Parked rather than spinning, so the generator leaves the CPU to the server; a late wake-up sends every
@@ -127,10 +198,11 @@ public final class OpenLoopLoad {
                 for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
                     LockSupport.parkNanos(wait);
                 }
+                run.tally.add(run.tally.offered, due);
                 run.dispatch(due);
             }
             long drainEnd = System.nanoTime() + DRAIN.toNanos();
-            while (run.completed.get() + run.errors.get() < total && System.nanoTime() < drainEnd) {
+            while (run.completed.get() + run.shed.get() + run.errors.get() < total && System.nanoTime() < drainEnd) {
                 Thread.sleep(5);
             }
             run.stop();
@@ -138,10 +210,10 @@ public final class OpenLoopLoad {
             if (run.readerFailure != null) {
                 throw new IOException("the open-loop reader failed", run.readerFailure);
             }
-            long unanswered = total - run.completed.get() - run.errors.get();
+            long unanswered = total - run.completed.get() - run.shed.get() - run.errors.get();
             Histogram latency = run.latency.copy();
             return new Result(total, run.completed.get(), run.errors.get() + Math.max(0, unanswered), duration.toNanos() / 1e9, rate,
-                    latency, run.opened.get(), run.queued.get());
+                    latency, run.opened.get(), run.queued.get(), run.shed.get(), run.shedLatency.copy(), run.tally.snapshot());
         }
     }
 
@@ -160,7 +232,11 @@ public final class OpenLoopLoad {
         private final Queue<Connection> toRegister = new ConcurrentLinkedQueue<>();
         private final Queue<Connection> all = new ConcurrentLinkedQueue<>();
         private final Histogram latency = LatencyStats.newHistogram();
+        private final Histogram shedLatency = LatencyStats.newHistogram();
         private final AtomicLong completed = new AtomicLong();
+        private final AtomicLong shed = new AtomicLong();
+        /** Set before the first request is sent, so the reader (started earlier) sees it with its first answer. */
+        private volatile Tally tally;
         private final AtomicLong errors = new AtomicLong();
         private final AtomicInteger opened = new AtomicInteger();
         private final AtomicLong queued = new AtomicLong();
@@ -253,6 +329,7 @@ public final class OpenLoopLoad {
         private void fail(Connection c) {
             if (c.due != 0) {
                 errors.incrementAndGet();
+                tally(tally == null ? null : tally.failed);
                 c.due = 0;
             }
             if (c.closed) {
@@ -352,8 +429,14 @@ public final class OpenLoopLoad {
             if (outcome == Connection.OK) {
                 latency.recordValue(Math.max(0, now - due));
                 completed.incrementAndGet();
+                tally(tally.completed);
+            } else if (outcome == Connection.SHED) {
+                shedLatency.recordValue(Math.max(0, now - due));
+                shed.incrementAndGet();
+                tally(tally.shed);
             } else {
                 errors.incrementAndGet();
+                tally(tally.failed);
             }
             if (closing) {
                 synchronized (this) {
@@ -365,6 +448,14 @@ public final class OpenLoopLoad {
                 send(c);
             }
             return true;
+        }
+
+        /** Counts an answer that came in now in {@code slot}, if there is one. */
+        private void tally(AtomicLongArray slot) {
+            Tally t = tally;
+            if (t != null && slot != null) {
+                t.add(slot, System.nanoTime());
+            }
         }
 
         void stop() {
@@ -395,6 +486,8 @@ public final class OpenLoopLoad {
         static final int OK = 1;
         static final int WRONG = 2;
         static final int BROKEN = 3;
+        /** A 503 with Retry-After: refused by the server on purpose; the connection stays usable unless it says close. */
+        static final int SHED = 4;
         final SocketChannel channel;
         final int size;
         /** The request, a buffer of this connection's own so that sending allocates nothing. */
@@ -409,6 +502,7 @@ public final class OpenLoopLoad {
         private long bodyLeft;
         private int status;
         private long contentLength;
+        private boolean retryAfter;
 
         Connection(SocketChannel channel, int size, byte[] request) {
             this.channel = channel;
@@ -445,7 +539,7 @@ public final class OpenLoopLoad {
             boolean ok = status == 200 && contentLength == size;
             headLength = 0; // ready for the next response; mustClose stays for the caller to see
             inBody = false;
-            return ok ? OK : WRONG;
+            return ok ? OK : status == 503 && retryAfter ? SHED : WRONG;
         }
 
         /** Reads the status, Content-Length and Connection from the head's bytes; false if it is not a usable head. */
@@ -464,6 +558,7 @@ public final class OpenLoopLoad {
             }
             contentLength = -1;
             mustClose = false;
+            retryAfter = false;
             int line = indexOfLineEnd(0, end) + 2;
             while (line < end) {
                 int lineEnd = indexOfLineEnd(line, end);
@@ -483,6 +578,8 @@ public final class OpenLoopLoad {
                         return false;
                     }
                     contentLength = n;
+                } else if (startsWithIgnoreCase(line, lineEnd, "retry-after:")) {
+                    retryAfter = true;
                 } else if (startsWithIgnoreCase(line, lineEnd, "connection:")) {
                     String value = new String(head, line, lineEnd - line, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
                     mustClose = value.contains("close");

@@ -23,10 +23,23 @@ class OpenLoopLoadTest {
     private final List<Long> arrivals = new CopyOnWriteArrayList<>();
 
     private InetSocketAddress serve(int bodyBytes, long serviceMillis) throws Exception {
+        return serve(bodyBytes, serviceMillis, 0);
+    }
+
+    /** Every {@code shedEvery}-th request (0: none) is answered 503 with Retry-After, as admission control sheds. */
+    private InetSocketAddress serve(int bodyBytes, long serviceMillis, int shedEvery) throws Exception {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         byte[] body = new byte[bodyBytes];
         server.createContext("/", exchange -> {
             arrivals.add(System.nanoTime());
+            if (shedEvery > 0 && arrivals.size() % shedEvery == 0) {
+                byte[] why = "busy".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                exchange.getResponseHeaders().set("Retry-After", "1");
+                exchange.sendResponseHeaders(503, why.length);
+                exchange.getResponseBody().write(why);
+                exchange.close();
+                return;
+            }
             if (serviceMillis > 0) {
                 try {
                     Thread.sleep(serviceMillis);
@@ -93,5 +106,20 @@ class OpenLoopLoadTest {
         assertEquals(0, r.completed());
         assertEquals(50, r.errors());
         assertEquals(0, r.latencyNanos().getTotalCount());
+    }
+
+    @Test
+    void a503WithRetryAfterIsCountedAsShedAndTheConnectionServesOn() throws Exception {
+        InetSocketAddress address = serve(100, 0, 4);
+        OpenLoopLoad.Result r = new OpenLoopLoad(100, Duration.ofSeconds(1), 1, 4).run(address, "/obj", "127.0.0.1", 100);
+        assertEquals(100, r.scheduled());
+        assertEquals(25, r.shed(), r.toString());
+        assertEquals(75, r.completed(), r.toString());
+        assertEquals(0, r.errors(), "shed requests are neither errors nor unanswered");
+        assertEquals(25, r.shedLatencyNanos().getTotalCount());
+        assertEquals(75, r.latencyNanos().getTotalCount(), "only what was served has a served latency");
+        long[] offered = r.perSecond().offered();
+        assertEquals(100, offered[0]);
+        assertEquals(100, java.util.Arrays.stream(r.perSecond().completed()).sum() + java.util.Arrays.stream(r.perSecond().shed()).sum());
     }
 }

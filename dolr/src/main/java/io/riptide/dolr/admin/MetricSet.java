@@ -56,6 +56,22 @@ public final class MetricSet {
         return add(name, help, Type.SUMMARY, samples);
     }
 
+    /**
+     * A summary without quantiles, one {@code _sum} and {@code _count} pair per value of label {@code label}: for
+     * {@code rate(x_sum) / rate(x_count)}, the mean over any window. {@code sums} and {@code counts} have the same keys.
+     */
+    public MetricSet summary(String name, String help, String label, Map<String, ? extends Number> sums,
+            Map<String, ? extends Number> counts) {
+        if (!sums.keySet().equals(counts.keySet())) {
+            throw new IllegalArgumentException("summary " + name + ": sums and counts for different " + label + " values");
+        }
+        List<Sample> samples = new ArrayList<>(labelled(name + "_sum", label, sums));
+        samples.addAll(labelled(name + "_count", label, counts));
+        requireFree(name + "_sum");
+        requireFree(name + "_count");
+        return add(name, help, Type.SUMMARY, samples);
+    }
+
     /** The families so far, in the order they were added. */
     public List<MetricFamily> families() {
         return List.copyOf(families);

@@ -8,6 +8,7 @@ import io.riptide.core.store.disk.DiskStats;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.admin.CounterLog;
 import io.riptide.dolr.admin.MetricSet;
+import io.riptide.dolr.admin.StageFamilies;
 import io.riptide.dolr.admin.ReportPart;
 import io.riptide.dolr.admin.StatusSource;
 import io.riptide.dolr.dissemination.TreeView;
@@ -224,25 +225,8 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_transport_messages_dropped_total", "Messages not sent or not delivered.", t.messagesDropped())
                 .counter("riptide_transport_received_bytes_total", "Bytes read from peer sockets.", t.bytesIn())
                 .counter("riptide_transport_sent_bytes_total", "Bytes handed to peer sockets.", t.bytesOut());
-        m.gauge("riptide_stage_queue_length", "Events waiting in each stage's queue.", "stage",
-                        perStage(stages, StageMetrics::queueLength))
-                .gauge("riptide_stage_threads", "Workers alive in each stage.", "stage", perStage(stages, StageMetrics::threads))
-                .counter("riptide_stage_accepted_total", "Events admitted by each stage.", "stage",
-                        perStage(stages, StageMetrics::accepted))
-                .counter("riptide_stage_refused_total", "Events refused by each stage's admission control.", "stage",
-                        perStage(stages, StageMetrics::refused))
-                .counter("riptide_stage_failed_total", "Events whose work threw.", "stage", perStage(stages, StageMetrics::failed))
-                .gauge("riptide_stage_mean_wait_seconds", "Mean time an event waited in each stage's queue.", "stage",
-                        perStage(stages, x -> x.meanWaitNanos() / 1e9))
-                .gauge("riptide_stage_mean_service_seconds", "Mean time each stage's work took.", "stage",
-                        perStage(stages, x -> x.meanServiceNanos() / 1e9));
+        StageFamilies.add(m, stages.values());
         return b.build();
-    }
-
-    private static Map<String, Number> perStage(Map<String, StageMetrics> stages, Function<StageMetrics, Number> figure) {
-        Map<String, Number> out = new LinkedHashMap<>();
-        stages.forEach((name, metrics) -> out.put(name, figure.apply(metrics)));
-        return out;
     }
 
     private static Map<String, Number> ordered(String k1, long v1, String k2, long v2) {

@@ -10,7 +10,7 @@ package io.riptide.core.stage;
  * @param queueLength events waiting now
  * @param threads workers alive now
  * @param accepted events admitted since start
- * @param refused events refused by admission control (queue full or stage closed)
+ * @param refused events refused at the door by admission control (queue full or stage closed)
  * @param completed events whose work returned a result
  * @param failed events whose work threw
  * @param meanWaitNanos mean time an event waited in the queue before a worker took it
@@ -18,6 +18,11 @@ package io.riptide.core.stage;
  * @param meanServiceNanos mean time a worker spent on an event's work
  * @param maxServiceNanos longest such time
  * @param throughputPerSecond events finished (completed or failed) per second since the stage started
+ * @param shed events taken from the queue and dropped unserved because they had waited too long (a {@link WaitLimit});
+ *     0 for a stage that sheds only at the door
+ * @param waited events that left the queue (served or shed), over which {@code waitTotalNanos} is summed
+ * @param waitTotalNanos the time those events spent queued, summed: with {@code waited}, the wait's
+ *     {@code _sum} and {@code _count} for a monitoring system to take rates of
  */
 public record StageMetrics(
         String name,
@@ -31,7 +36,10 @@ public record StageMetrics(
         long maxWaitNanos,
         long meanServiceNanos,
         long maxServiceNanos,
-        double throughputPerSecond) {
+        double throughputPerSecond,
+        long shed,
+        long waited,
+        long waitTotalNanos) {
 
     /** Events finished, successfully or not. */
     public long finished() {

@@ -58,6 +58,9 @@ final class StageStats {
                 waitMax.get(),
                 finished == 0 ? 0 : serviceTotal.sum() / finished,
                 serviceMax.get(),
-                elapsedNanos <= 0 ? 0 : finished * 1e9 / elapsedNanos);
+                elapsedNanos <= 0 ? 0 : finished * 1e9 / elapsedNanos,
+                0,
+                taken,
+                waitTotal.sum());
     }
 }

@@ -89,7 +89,7 @@ final class SimStage {
         long elapsed = sim.now() - startNanos;
         return new StageMetrics(spec.name(), queue.size(), spec.config().maxThreads(), accepted, refused, completed, failed,
                 started == 0 ? 0 : waitTotal / started, waitMax, finished == 0 ? 0 : spec.serviceNanos(),
-                spec.serviceNanos(), elapsed <= 0 ? 0 : finished * 1e9 / elapsed);
+                spec.serviceNanos(), elapsed <= 0 ? 0 : finished * 1e9 / elapsed, 0, started, waitTotal);
     }
 
     /** One queued event; it keeps its outcome between the start and the end of its service. */

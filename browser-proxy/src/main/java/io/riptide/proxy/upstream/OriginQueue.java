@@ -1,0 +1,137 @@
+package io.riptide.proxy.upstream;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.riptide.core.stage.WaitLimit;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * The requests for one origin on one event loop, admitted to its connections: at most {@code slots} exchanges talk to
+ * the origin at once (the pool's bound), the rest wait here in arrival order. This is where a proxy in front of a slow or
+ * popular origin queues, so this is where it sheds: a waiter that has waited longer than the {@link WaitLimit} allows is
+ * dropped unserved when its turn comes, or when a sweep finds it, and told so (a 503 with {@code Retry-After}), and a
+ * request that finds {@code maxWaiting} already waiting is refused at once. Whoever is served waited little; whoever is
+ * shed learns it within milliseconds instead of timing out. Used on its event loop only: no locks.
+ */
+final class OriginQueue {
+    /** One exchange waiting for a connection. */
+    interface Waiter {
+        /** A slot is this waiter's: it may take a connection. */
+        void admitted();
+
+        /** It waited longer than the limit (or the queue was full): it will not be served. */
+        void shed(long waitedNanos, long limitNanos);
+    }
+
+    private final EventLoop loop;
+    private final int slots;
+    private final int maxWaiting;
+    private final WaitLimit limit;
+    private final LongSupplier clock;
+    private final OriginStage stage;
+    private final ArrayDeque<Queued> waiting = new ArrayDeque<>();
+    private int inUse;
+    private ScheduledFuture<?> sweep;
+
+    private record Queued(Waiter waiter, long since) {
+    }
+
+    OriginQueue(EventLoop loop, int slots, int maxWaiting, WaitLimit limit, LongSupplier clock, OriginStage stage) {
+        this.loop = loop;
+        this.slots = slots;
+        this.maxWaiting = maxWaiting;
+        this.limit = limit;
+        this.clock = clock;
+        this.stage = stage;
+        // A new queue is empty: a first burst may wait the interval.
+        limit.empty(clock.getAsLong());
+    }
+
+    /**
+     * A request for a connection: admitted now (its {@link Waiter#admitted} runs before this returns) if a slot is free
+     * and no one waits; else queued; or, with {@code maxWaiting} waiting already, refused (its {@link Waiter#shed} runs
+     * before this returns). Returns false only when refused.
+     */
+    boolean enter(Waiter w) {
+        long now = clock.getAsLong();
+        shedExpired(now);
+        if (waiting.isEmpty() && inUse < slots) {
+            // Nobody waits and a connection is free: service has caught up (unless it shed lately; the limit knows).
+            limit.empty(now);
+            inUse++;
+            stage.admittedAtOnce();
+            w.admitted();
+            return true;
+        }
+        if (waiting.size() >= maxWaiting) {
+            limit.shedAt(now);
+            stage.refused();
+            w.shed(0, limit.limitNanos(now));
+            return false;
+        }
+        waiting.add(new Queued(w, now));
+        stage.queued();
+        armSweep();
+        return true;
+    }
+
+    /** A waiter gave up (its browser left) before it was admitted; nothing happens if it was not waiting. */
+    void cancel(Waiter w) {
+        if (waiting.removeIf(q -> q.waiter() == w)) {
+            stage.cancelled();
+        }
+    }
+
+    /** An admitted exchange is done with its slot: the next waiter within the limit gets it. */
+    void leave() {
+        inUse--;
+        stage.released();
+        long now = clock.getAsLong();
+        shedExpired(now);
+        Queued next = waiting.poll();
+        if (next == null || waiting.isEmpty()) {
+            limit.empty(now);
+        }
+        if (next == null) {
+            return;
+        }
+        inUse++;
+        stage.admittedAfter(now - next.since());
+        next.waiter().admitted();
+    }
+
+    /** Waiters now; for tests. */
+    int waiting() {
+        return waiting.size();
+    }
+
+    /** Sheds, from the head, every waiter that has waited past the limit. */
+    private void shedExpired(long now) {
+        long allowed = limit.limitNanos(now);
+        for (Queued q; (q = waiting.peek()) != null && now - q.since() > allowed; ) {
+            waiting.poll();
+            limit.shedAt(now);
+            stage.shed(now - q.since());
+            q.waiter().shed(now - q.since(), allowed);
+        }
+    }
+
+    /**
+     * Makes sure waiters are shed on time even when no connection frees and no request comes (an origin that hangs):
+     * a sweep when the head waiter's limit runs out.
+     */
+    private void armSweep() {
+        if (sweep != null || waiting.isEmpty()) {
+            return;
+        }
+        long now = clock.getAsLong();
+        long due = Math.max(0, waiting.peek().since() + limit.limitNanos(now) - now) + 1;
+        sweep = loop.schedule(() -> {
+            sweep = null;
+            shedExpired(clock.getAsLong());
+            armSweep();
+        }, due, TimeUnit.NANOSECONDS);
+    }
+}
