@@ -219,6 +219,10 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_transport_handshake_frames_refused_total",
                         "Of the refused frames, those announced longer than a handshake frame may be, before the handshake.",
                         t.framesOverHandshakeCap())
+                .counter("riptide_transport_frames_failed_authentication_total",
+                        "Of the refused frames, those that failed authentication after the handshake: altered, forged, "
+                                + "replayed or reordered.",
+                        t.framesFailedAuthentication())
                 .counter("riptide_transport_messages_sent_total", "Messages written to peers.", t.messagesSent())
                 .counter("riptide_transport_messages_received_total", "Messages received from authenticated peers.",
                         t.messagesReceived())

@@ -20,7 +20,14 @@ import java.util.function.Supplier;
 /**
  * Builds a connection's pipeline, one handler per concern, in order: count bytes, close when idle,
  * batch flushes, split frames, handshake (replaced by the protocol decoder once the peer is proven),
- * hand messages to the node, bind the connection to its link, and contain every failure.
+ * hand messages to the node, bind the connection to its link, and contain every failure. Once the
+ * peer is proven the handshake also puts the link's cipher right after the frame splitter: an opener
+ * for frames coming in, a sealer for frames going out.
+ *
+ * <pre>
+ *   socket ─► traffic ─► idle ─► flush ─► frames ─► opener ─► protocol-decoder ─► dispatch ─► link ─► guard
+ *   socket ◄─ traffic ◄─ idle ◄─ flush ◄────────── sealer ◄─ PeerLink's frames (channel.write)
+ * </pre>
  *
  * <p>Until the peer has proved its key, a connection is held small: reads of a few KB, frames no
  * longer than the handshake's, and (inbound) a place among the {@link UnauthenticatedConnections},
@@ -28,6 +35,8 @@ import java.util.function.Supplier;
  */
 final class ConnectionPipeline {
     static final String PROTOCOL_DECODER = "protocol-decoder";
+    static final String OPENER = "opener";
+    static final String SEALER = "sealer";
 
     private final SigningKey key;
     private final MessageCodec nodeCodec;
@@ -108,7 +117,9 @@ final class ConnectionPipeline {
     /** Installs the handlers; {@code onProven} also runs once the peer has proved its key. */
     private void install(Channel ch, Role role, LinkBinder binder, Runnable onProven) {
         BoundedReads reads = BoundedReads.install(ch, HandshakeCodec.MAX_FRAME_BYTES);
-        FrameDecoder frames = new FrameDecoder(HandshakeCodec.MAX_FRAME_BYTES, config.maxFrameBytes(), counters);
+        // A sealed frame carries its tag besides the largest body a sender may frame.
+        FrameDecoder frames = new FrameDecoder(HandshakeCodec.MAX_FRAME_BYTES, config.maxFrameBytes() + FrameAead.TAG_BYTES,
+                counters);
         Runnable proven = () -> {
             reads.lift();
             frames.lift();

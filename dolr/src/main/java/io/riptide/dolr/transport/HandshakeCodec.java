@@ -18,7 +18,7 @@ final class HandshakeCodec {
 
     /**
      * The largest handshake frame, as its length field counts it (version, tag, fields): a
-     * {@link Proof} whose address has the longest host, 368 bytes. A {@link Hello} is 39.
+     * {@link Proof} whose address has the longest host, 368 bytes. A {@link Hello} is 75.
      */
     static final int LARGEST_FRAME_BYTES = 1 + 2
             + (4 + PublicKey.BYTES)
@@ -37,7 +37,8 @@ final class HandshakeCodec {
     /** A codec that knows {@link Hello} and {@link Proof}. */
     static MessageCodec create() {
         return new MessageCodec()
-                .register(HELLO, Hello.class, (m, out) -> out.bytes(m.nonce()), in -> new Hello(in.bytes(Hello.NONCE_BYTES)))
+                .register(HELLO, Hello.class, (m, out) -> out.bytes(m.nonce()).bytes(m.ephemeralKey()),
+                        in -> new Hello(in.bytes(Hello.NONCE_BYTES), in.bytes(Hello.KEY_BYTES)))
                 .register(PROOF, Proof.class,
                         (m, out) -> out.bytes(m.key().toBytes()).address(m.address()).bytes(m.signature()),
                         in -> new Proof(PublicKey.fromBytes(in.bytes(PublicKey.BYTES)), in.address(),

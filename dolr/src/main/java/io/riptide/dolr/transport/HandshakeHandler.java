@@ -6,6 +6,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.riptide.core.crypto.EphemeralKey;
+import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
@@ -15,18 +17,29 @@ import io.riptide.core.wire.WireException;
 import io.riptide.core.wire.WireMessage;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Proves our key to the peer and checks the peer's, before any protocol message is let through.
+ * Proves our key to the peer and checks the peer's, agrees the link's keys, and lets no protocol
+ * message through before both are done.
  *
- * <p>Each side sends {@link Hello} on connect, answers the peer's Hello with its {@link Proof}, and
- * accepts the peer once its Proof verifies. Anything else (another message, a bad signature, a
- * malformed frame, no proof by the timeout, counted from the connection becoming active whatever
- * the peer sends meanwhile) refuses the peer. On success this handler lifts what bounds an
- * unauthenticated peer ({@code onProven}), fires {@link PeerAuthenticated} and replaces itself with
- * the protocol decoder.
+ * <p>Each side sends {@link Hello} (a nonce and an ephemeral X25519 key) on connect, answers the
+ * peer's Hello with its {@link Proof}, and accepts the peer once its Proof verifies. Anything else
+ * (another message, a bad signature, an ephemeral key of small order, a malformed frame, no proof by
+ * the timeout, counted from the connection becoming active whatever the peer sends meanwhile)
+ * refuses the peer. On success this handler derives the {@link LinkKeys}, lifts what bounds an
+ * unauthenticated peer ({@code onProven}), installs the {@link FrameSealer} and {@link FrameOpener}
+ * in its own place in the pipeline, fires {@link PeerAuthenticated} and replaces itself with the
+ * protocol decoder.
+ *
+ * <p>Why no frame can be on the wrong side of the switch to sealed frames: each side writes its
+ * Proof when the peer's Hello arrives, and the peer's Proof can only come after that (it signs our
+ * Hello), so when the peer's Proof verifies ours has already been written, and the sealer, installed
+ * then, sees only what is written later (the link's frames, released by {@link PeerAuthenticated}).
+ * The peer does the same, so its stream is Hello, Proof, then sealed frames only; the opener is in
+ * place before the frame after its Proof is passed on, whether or not it came in the same read.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final Role role;
@@ -39,8 +52,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final Supplier<ChannelHandler> protocolDecoder;
     private final Runnable onProven;
 
-    private byte[] ownNonce;
-    private byte[] peerNonce;
+    private Hello ownHello;
+    private Hello peerHello;
+    /** Ours until the peer's Hello arrives, then dropped. */
+    private EphemeralKey ephemeral;
+    /** What the two ephemeral keys agreed, from the peer's Hello until its Proof verifies. */
+    private byte[] secret;
     private ScheduledFuture<?> timer;
     private boolean finished;
 
@@ -59,10 +76,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        ownNonce = new byte[Hello.NONCE_BYTES];
-        random.nextBytes(ownNonce);
+        byte[] nonce = new byte[Hello.NONCE_BYTES];
+        random.nextBytes(nonce);
+        ephemeral = EphemeralKey.generate(random);
+        ownHello = new Hello(nonce, ephemeral.publicKey());
         timer = ctx.executor().schedule(() -> timeOut(ctx), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        ctx.writeAndFlush(Frames.encode(codec, new Hello(ownNonce), ctx.alloc()));
+        ctx.writeAndFlush(Frames.encode(codec, ownHello, ctx.alloc()));
         ctx.fireChannelActive();
     }
 
@@ -80,10 +99,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 refuse(ctx);
                 return;
             }
-            if (message instanceof Hello hello && peerNonce == null) {
-                peerNonce = hello.nonce();
-                sendProof(ctx);
-            } else if (message instanceof Proof proof && peerNonce != null) {
+            if (message instanceof Hello hello && peerHello == null) {
+                answer(ctx, hello);
+            } else if (message instanceof Proof proof && secret != null) {
                 check(ctx, proof);
             } else {
                 refuse(ctx);
@@ -93,32 +111,57 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void sendProof(ChannelHandlerContext ctx) {
-        byte[] transcript = Transcript.of(role, clientNonce(), serverNonce(), key.publicKey(), advertised);
+    /** On the peer's Hello: agree a secret with its ephemeral key, and send our Proof. */
+    private void answer(ChannelHandlerContext ctx, Hello hello) {
+        peerHello = hello;
+        secret = ephemeral.agree(hello.ephemeralKey());
+        ephemeral = null;
+        if (secret == null) {
+            refuse(ctx);
+            return;
+        }
+        byte[] transcript = Transcript.of(role, clientHello(), serverHello(), key.publicKey(), advertised);
         Proof proof = new Proof(key.publicKey(), advertised, key.sign(transcript));
         ctx.writeAndFlush(Frames.encode(codec, proof, ctx.alloc()));
     }
 
     private void check(ChannelHandlerContext ctx, Proof proof) {
-        byte[] transcript = Transcript.of(role.peer(), clientNonce(), serverNonce(), proof.key(), proof.address());
+        byte[] transcript = Transcript.of(role.peer(), clientHello(), serverHello(), proof.key(), proof.address());
         if (!proof.key().verify(transcript, proof.signature())) {
             refuse(ctx);
             return;
         }
         finished = true;
         timer.cancel(false);
+        PublicKey clientKey = role == Role.CLIENT ? key.publicKey() : proof.key();
+        PublicKey serverKey = role == Role.SERVER ? key.publicKey() : proof.key();
+        LinkKeys keys = LinkKeys.derive(role, secret, clientHello(), serverHello(), clientKey, serverKey);
+        forgetSecret();
         onProven.run();
+        // Our Proof is written already (see the class comment): from here on every frame is sealed,
+        // and every frame of the peer's, those behind its Proof in this read too, is opened.
+        ctx.pipeline().addBefore(ctx.name(), ConnectionPipeline.SEALER, new FrameSealer(new FrameAead(keys.sending())));
+        ctx.pipeline().addBefore(ctx.name(), ConnectionPipeline.OPENER,
+                new FrameOpener(new FrameAead(keys.receiving()), counters));
         ctx.fireUserEventTriggered(new PeerAuthenticated(new NodeHandle(proof.key().nodeId(), proof.address())));
         // Frames behind the proof in the same read go to the protocol decoder from here on.
         ctx.pipeline().replace(this, ConnectionPipeline.PROTOCOL_DECODER, protocolDecoder.get());
     }
 
-    private byte[] clientNonce() {
-        return role == Role.CLIENT ? ownNonce : peerNonce;
+    private Hello clientHello() {
+        return role == Role.CLIENT ? ownHello : peerHello;
     }
 
-    private byte[] serverNonce() {
-        return role == Role.SERVER ? ownNonce : peerNonce;
+    private Hello serverHello() {
+        return role == Role.SERVER ? ownHello : peerHello;
+    }
+
+    private void forgetSecret() {
+        if (secret != null) {
+            Arrays.fill(secret, (byte) 0);
+            secret = null;
+        }
+        ephemeral = null;
     }
 
     private void timeOut(ChannelHandlerContext ctx) {
@@ -136,6 +179,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (timer != null) {
             timer.cancel(false);
         }
+        forgetSecret();
         counters.handshakeFailed();
         ctx.close();
     }
@@ -147,6 +191,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (timer != null) {
             timer.cancel(false);
         }
+        forgetSecret();
         ctx.fireChannelInactive();
     }
 }

@@ -9,25 +9,29 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The bytes a side signs to prove its key: a label, both roles, both nonces, the key and the
- * address it advertises. Both nonces make a proof good for this connection only; the roles stop a
- * peer from replaying our own proof back at us; the address can't be swapped by a relay.
+ * The bytes a side signs to prove its key: a label, both roles, both {@link Hello}s (nonces and
+ * ephemeral keys), the key and the address it advertises. Both nonces make a proof good for this
+ * connection only; the roles stop a peer from replaying our own proof back at us; the address can't
+ * be swapped by a relay, and neither can an ephemeral key: the link's keys are agreed from those two
+ * keys, so a relay that put its own in a Hello would fail both proofs.
  */
 final class Transcript {
-    private static final String LABEL = "riptide/transport/handshake/v1";
+    private static final String LABEL = "riptide/transport/handshake/v2";
 
     private Transcript() {
     }
 
-    /** What {@code signer}, playing {@code role}, signs. */
-    static byte[] of(Role role, byte[] clientNonce, byte[] serverNonce, PublicKey signer, NodeAddress address) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(160);
+    /** What {@code signer}, playing {@code role}, signs, {@code client} and {@code server} being the two Hellos. */
+    static byte[] of(Role role, Hello client, Hello server, PublicKey signer, NodeAddress address) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.write(LABEL.getBytes(StandardCharsets.UTF_8));
             out.writeByte(role.code());
             out.writeByte(role.peer().code());
-            out.write(clientNonce);
-            out.write(serverNonce);
+            out.write(client.nonce());
+            out.write(server.nonce());
+            out.write(client.ephemeralKey());
+            out.write(server.ephemeralKey());
             out.write(signer.toBytes());
             byte[] host = address.host().getBytes(StandardCharsets.UTF_8);
             out.writeShort(host.length);

@@ -12,6 +12,7 @@ final class TransportCounters {
     private final LongAdder refusedOverSourceCap = new LongAdder();
     private final LongAdder refusedOverTotalCap = new LongAdder();
     private final LongAdder framesRefused = new LongAdder();
+    private final LongAdder framesFailedAuthentication = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder messagesDropped = new LongAdder();
@@ -50,6 +51,10 @@ final class TransportCounters {
         framesRefused.increment();
     }
 
+    void frameFailedAuthentication() {
+        framesFailedAuthentication.increment();
+    }
+
     void messageSent() {
         messagesSent.increment();
     }
@@ -73,7 +78,7 @@ final class TransportCounters {
     TransportMetrics snapshot(int openConnections, int unauthenticatedConnections) {
         return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, unauthenticatedConnections,
                 refusedOverSourceCap.sum(), refusedOverTotalCap.sum(), handshakesFailed.sum(), handshakesTimedOut.sum(),
-                framesRefused.sum(), framesOverHandshakeCap.sum(), messagesSent.sum(), messagesReceived.sum(),
+                framesRefused.sum(), framesOverHandshakeCap.sum(), framesFailedAuthentication.sum(), messagesSent.sum(), messagesReceived.sum(),
                 messagesDropped.sum(), bytesIn.sum(), bytesOut.sum());
     }
 }

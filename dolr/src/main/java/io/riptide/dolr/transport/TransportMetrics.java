@@ -18,6 +18,8 @@ package io.riptide.dolr.transport;
  * @param framesRefused connections closed for a frame that is too long, negative or undecodable
  * @param framesOverHandshakeCap of {@code framesRefused}, those whose frame was announced longer than
  *     a handshake frame may be, before the peer had proved a key
+ * @param framesFailedAuthentication of {@code framesRefused}, those whose frame, after the handshake,
+ *     failed authentication: altered on the way, forged, replayed, reordered, or one missing before it
  * @param messagesSent messages written to a peer's socket
  * @param messagesReceived messages decoded from authenticated peers
  * @param messagesDropped messages not sent (peer unreachable, queue full, peer not reading, too
@@ -36,6 +38,7 @@ public record TransportMetrics(
         long handshakesTimedOut,
         long framesRefused,
         long framesOverHandshakeCap,
+        long framesFailedAuthentication,
         long messagesSent,
         long messagesReceived,
         long messagesDropped,

@@ -1,7 +1,6 @@
 package io.riptide.dolr.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,7 +72,7 @@ class HostilePeerTest {
 
     @Test
     void truncatedFrameIsRefusedWhenTheHandshakeTimesOut() throws Exception {
-        byte[] hello = RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES]));
+        byte[] hello = RawPeer.frame(HandshakeCodec.create(), ManualHandshake.hello(new byte[Hello.NONCE_BYTES]));
         byte[] truncated = Arrays.copyOf(hello, hello.length - 5);
         assertRefused(TransportMetrics::handshakesFailed, truncated);
     }
@@ -107,18 +106,19 @@ class HostilePeerTest {
         NodeAddress advertised = new NodeAddress(Cluster.HOST, 1);
         try (RawPeer peer = new RawPeer(server.address())) {
             peer.handshake(key, key, advertised);
-            peer.write(RawPeer.frame(Ping.codec(), new Ping(5, new byte[0])));
+            peer.writeSealed(RawPeer.frame(Ping.codec(), new Ping(5, new byte[0])));
             Received got = server.inbox().take(WAIT);
             assertEquals(key.publicKey().nodeId(), got.from().id());
             assertEquals(advertised, got.from().address());
             assertEquals(5, ((Ping) got.message()).n());
 
             // After the handshake the node codec applies: a handshake message is now an unknown type.
-            peer.write(RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES])));
+            peer.writeSealed(RawPeer.frame(HandshakeCodec.create(), ManualHandshake.hello(new byte[Hello.NONCE_BYTES])));
             assertTrue(peer.closedByServerWithin(WAIT), "server closed the connection");
         }
         assertEquals(0, server.metrics().handshakesFailed());
         assertEquals(1, server.metrics().framesRefused());
+        assertEquals(0, server.metrics().framesFailedAuthentication(), "it was sealed right, just not a node message");
     }
 
     @Test
@@ -126,11 +126,12 @@ class HostilePeerTest {
         // A proof is bound to both nonces, so one captured from a past connection is worthless.
         SigningKey key = cluster.newKey();
         NodeAddress advertised = new NodeAddress(Cluster.HOST, 1);
-        byte[] stale = Transcript.of(Role.CLIENT, new byte[Hello.NONCE_BYTES], new byte[Hello.NONCE_BYTES],
+        Hello staleClient = ManualHandshake.hello(new byte[Hello.NONCE_BYTES]);
+        byte[] stale = Transcript.of(Role.CLIENT, staleClient, ManualHandshake.hello(new byte[Hello.NONCE_BYTES]),
                 key.publicKey(), advertised);
         try (RawPeer peer = new RawPeer(server.address())) {
             peer.read(HandshakeCodec.create());
-            peer.write(RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES])));
+            peer.write(RawPeer.frame(HandshakeCodec.create(), staleClient));
             peer.write(RawPeer.frame(HandshakeCodec.create(), new Proof(key.publicKey(), advertised, key.sign(stale))));
             assertTrue(peer.closedByServerWithin(WAIT), "server closed the connection");
         }
@@ -142,10 +143,10 @@ class HostilePeerTest {
         // The server's proof names the server role: replayed as a client's it must not verify.
         try (RawPeer peer = new RawPeer(server.address())) {
             Hello serverHello = (Hello) peer.read(HandshakeCodec.create());
-            byte[] nonce = new byte[Hello.NONCE_BYTES];
-            peer.write(RawPeer.frame(HandshakeCodec.create(), new Hello(nonce)));
+            Hello clientHello = ManualHandshake.hello(new byte[Hello.NONCE_BYTES]);
+            peer.write(RawPeer.frame(HandshakeCodec.create(), clientHello));
             Proof serverProof = assertInstanceOf(Proof.class, peer.read(HandshakeCodec.create()));
-            byte[] asServer = Transcript.of(Role.SERVER, nonce, serverHello.nonce(), serverProof.key(), serverProof.address());
+            byte[] asServer = Transcript.of(Role.SERVER, clientHello, serverHello, serverProof.key(), serverProof.address());
             assertTrue(serverProof.key().verify(asServer, serverProof.signature()), "server proof verifies as the server's");
             assertEquals(server.transport().self().id(), serverProof.key().nodeId());
             peer.write(RawPeer.frame(HandshakeCodec.create(), serverProof));
@@ -168,14 +169,13 @@ class HostilePeerTest {
                 s.setSoTimeout((int) WAIT.toMillis());
                 DataInputStream in = new DataInputStream(s.getInputStream());
                 OutputStream out = s.getOutputStream();
-                byte[] serverNonce = new byte[Hello.NONCE_BYTES];
-                serverNonce[0] = 9;
-                out.write(RawPeer.frame(handshake, new Hello(serverNonce)));
+                ManualHandshake impostorSide = new ManualHandshake(Role.SERVER, 9);
+                out.write(RawPeer.frame(handshake, impostorSide.hello()));
                 Hello clientHello = (Hello) readFrame(in, handshake);
-                byte[] transcript = Transcript.of(Role.SERVER, clientHello.nonce(), serverNonce, claimed.publicKey(), at);
-                out.write(RawPeer.frame(handshake, new Proof(claimed.publicKey(), at, forger.sign(transcript))));
+                out.write(RawPeer.frame(handshake, impostorSide.proof(clientHello, claimed, forger, at)));
                 out.flush();
-                // Whatever the dialler still sends before it hangs up, the ping must not be among it.
+                // Whatever the dialler still sends before it hangs up, only its Proof may be among it: no
+                // frame sealed for the link, which would carry the ping.
                 List<String> received = new ArrayList<>();
                 try {
                     while (true) {
@@ -186,11 +186,10 @@ class HostilePeerTest {
                 } catch (EOFException | java.net.SocketException e) {
                     // The dialler hung up, as it must.
                 }
-                MessageCodec pings = Ping.codec();
                 for (String hex : received) {
                     ByteBuf buf = Unpooled.wrappedBuffer(HexFormat.of().parseHex(hex));
                     try {
-                        assertFalse(decodes(pings, buf), "the impostor was sent a node message: " + hex);
+                        assertTrue(decodes(handshake, buf), "the impostor was sent more than the handshake: " + hex);
                     } finally {
                         buf.release();
                     }

@@ -95,7 +95,8 @@ class LiveFuzzTest {
     }
 
     private static byte[] hostileBytes(Random r) {
-        byte[] hello = RawPeer.frame(HandshakeCodec.create(), new Hello(HostileBytes.randomBytes(r, Hello.NONCE_BYTES)));
+        byte[] hello = RawPeer.frame(HandshakeCodec.create(),
+                new Hello(HostileBytes.randomBytes(r, Hello.NONCE_BYTES), HostileBytes.randomBytes(r, Hello.KEY_BYTES)));
         byte[] ping = RawPeer.frame(Ping.codec(), new Ping(r.nextLong(), HostileBytes.randomBytes(r, r.nextInt(100))));
         SigningKey someone = SigningKey.fromSeed(HostileBytes.randomBytes(r, 32));
         byte[] proof = RawPeer.frame(HandshakeCodec.create(),

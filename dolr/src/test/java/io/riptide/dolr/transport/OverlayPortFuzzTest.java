@@ -92,7 +92,7 @@ class OverlayPortFuzzTest {
                     boolean bad = !decodes(corpus, body);
                     mustClose.add(bad);
                     undecodable += bad ? 1 : 0;
-                    peer.write(frame(body));
+                    peer.writeSealed(frame(body));
                 }
                 // The attack is under way on the victim's event loop; it must keep answering meanwhile.
                 located += locate(victim, object).found() ? 1 : 0;
@@ -111,7 +111,7 @@ class OverlayPortFuzzTest {
         try (RawPeer deep = new RawPeer(victim.address())) {
             SigningKey someone = key(999);
             deep.handshake(someone, someone, new NodeAddress(HOST, 1));
-            deep.write(frame(endlesslyNestedHops(200_000)));
+            deep.writeSealed(frame(endlesslyNestedHops(200_000)));
             assertTrue(deep.closedByServerWithin(WAIT), "a frame of 200,000 nested hops closes its connection");
         }
         assertEquals(2 * ROUNDS, located, "every locate during the attack succeeded");

@@ -24,6 +24,8 @@ final class RawPeer implements AutoCloseable {
     private final Socket socket = new Socket();
     private final DataInputStream in;
     private final OutputStream out;
+    /** The link's sending direction, once {@link #handshake} is done. */
+    private FrameAead sealer;
 
     RawPeer(NodeAddress to) throws IOException {
         this(to, null);
@@ -101,16 +103,37 @@ final class RawPeer implements AutoCloseable {
         return -1;
     }
 
-    /** Runs the client side of the handshake, signing with {@code signer} while presenting {@code presented}'s key. */
+    /**
+     * Runs the client side of the handshake, signing with {@code signer} while presenting
+     * {@code presented}'s key; after it, {@link #writeSealed} sends frames as the link's keys seal them.
+     */
     void handshake(SigningKey presented, SigningKey signer, NodeAddress advertised) throws IOException, WireException {
         MessageCodec codec = HandshakeCodec.create();
+        ManualHandshake client = new ManualHandshake(Role.CLIENT, 7);
         Hello serverHello = (Hello) read(codec);
-        byte[] nonce = new byte[Hello.NONCE_BYTES];
-        nonce[0] = 7;
-        write(frame(codec, new Hello(nonce)));
-        read(codec); // the server's proof; this peer doesn't care who the server is
-        byte[] transcript = Transcript.of(Role.CLIENT, nonce, serverHello.nonce(), presented.publicKey(), advertised);
-        write(frame(codec, new Proof(presented.publicKey(), advertised, signer.sign(transcript))));
+        write(frame(codec, client.hello()));
+        Proof serverProof = (Proof) read(codec); // this peer doesn't care who the server is
+        write(frame(codec, client.proof(serverHello, presented, signer, advertised)));
+        sealer = new FrameAead(client.keys(presented.publicKey(), serverProof.key()).sending());
+    }
+
+    /** Writes the frame {@code plain} sealed as the next frame of the link; false if the server already closed it. */
+    boolean writeSealed(byte[] plain) {
+        ByteBuf frame = Unpooled.wrappedBuffer(plain);
+        ByteBuf sealed = null;
+        try {
+            sealed = sealer.seal(frame, UnpooledByteBufAllocator.DEFAULT);
+            byte[] bytes = new byte[sealed.readableBytes()];
+            sealed.readBytes(bytes);
+            return write(bytes);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            frame.release();
+            if (sealed != null) {
+                sealed.release();
+            }
+        }
     }
 
     /** The bytes of {@code message} framed as a node would send it. */

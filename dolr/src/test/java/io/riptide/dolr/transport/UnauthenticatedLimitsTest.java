@@ -56,7 +56,7 @@ class UnauthenticatedLimitsTest {
         SigningKey key = cluster.newKey();
         NodeAddress longest = new NodeAddress("h".repeat(255), 65535);
         byte[] proof = RawPeer.frame(HandshakeCodec.create(), new Proof(key.publicKey(), longest, new byte[64]));
-        byte[] hello = RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES]));
+        byte[] hello = RawPeer.frame(HandshakeCodec.create(), ManualHandshake.hello(new byte[Hello.NONCE_BYTES]));
         assertEquals(HandshakeCodec.LARGEST_FRAME_BYTES, proof.length - 4, "the computed size is the encoded size");
         assertTrue(hello.length < proof.length);
         assertTrue(HandshakeCodec.LARGEST_FRAME_BYTES <= CAP && CAP <= 4 * 1024, "a few KB, with room: " + CAP);
@@ -108,7 +108,7 @@ class UnauthenticatedLimitsTest {
         SigningKey key = cluster.newKey();
         RawPeer peer = attacker(server, 2);
         peer.handshake(key, key, new NodeAddress("127.0.0.2", 1));
-        peer.write(RawPeer.frame(Ping.codec(), new Ping(1, new byte[64 * CAP])));
+        peer.writeSealed(RawPeer.frame(Ping.codec(), new Ping(1, new byte[64 * CAP])));
         Received got = server.inbox().take(WAIT);
         assertEquals(64 * CAP, assertInstanceOf(Ping.class, got.message()).payload().length);
         assertEquals(0, server.metrics().framesRefused());
@@ -135,7 +135,7 @@ class UnauthenticatedLimitsTest {
         Duration deadline = Duration.ofMillis(300);
         Node server = cluster.start(TransportConfig.defaults().withHandshakeTimeout(deadline));
         RawPeer peer = attacker(server, 2);
-        byte[] hello = RawPeer.frame(HandshakeCodec.create(), new Hello(new byte[Hello.NONCE_BYTES]));
+        byte[] hello = RawPeer.frame(HandshakeCodec.create(), ManualHandshake.hello(new byte[Hello.NONCE_BYTES]));
         long start = System.nanoTime();
         for (int i = 0; i < hello.length - 1 && System.nanoTime() - start < WAIT.toNanos(); i++) {
             if (!peer.write(new byte[] {hello[i]}) || server.metrics().handshakesTimedOut() > 0) {
@@ -167,7 +167,7 @@ class UnauthenticatedLimitsTest {
         SigningKey key = cluster.newKey();
         RawPeer other = attacker(server, 3);
         other.handshake(key, key, new NodeAddress("127.0.0.3", 1));
-        other.write(RawPeer.frame(Ping.codec(), new Ping(3, new byte[0])));
+        other.writeSealed(RawPeer.frame(Ping.codec(), new Ping(3, new byte[0])));
         assertEquals(key.publicKey().nodeId(), server.inbox().take(WAIT).from().id());
 
         // A place is freed when its connection closes: the source may connect again.

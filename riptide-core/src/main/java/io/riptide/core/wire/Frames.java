@@ -6,11 +6,13 @@ import io.netty.buffer.ByteBufAllocator;
 /**
  * The node-to-node frame: {@code u32 length | u8 version | body}, where the length counts the
  * version byte and the body. Lengths above the configured maximum are refused before any byte of
- * the body is buffered.
+ * the body is buffered. On a peer connection, once the handshake is done, the transport encrypts
+ * each body and appends a 16-byte tag on the way out and removes both on the way in
+ * ({@code dolr.transport.FrameAead}); this class only ever sees the body in the clear.
  */
 public final class Frames {
     /** The wire version this build speaks. Bumped on any incompatible change to a message. */
-    public static final int VERSION = 7;
+    public static final int VERSION = 8;
     /** Bytes before the body: the length and the version. */
     public static final int HEADER_BYTES = 5;
     /** Default largest frame accepted: generous for replicas, small enough to bound memory per peer. */
