@@ -77,6 +77,24 @@ class RestartOnDiskTest {
     }
 
     @Test
+    void aNodeRestartedBeforeItsPeersNoticedTheCrashStillJoins() {
+        // Back within 2 s, long before failure detection (7 s): its peers still hold it as a live
+        // node nearest its own ID. Its join used to be routed to it, and end there unanswered,
+        // every 5 s for good (found by the fault suite: `simulate faults --seed 40`).
+        SimulatedOverlay overlay = overlay(23);
+        Id guid = Id.hash("quick-restart/object");
+        overlay.node(HOLDER).storeReplica(guid, new byte[] {4, 5, 6});
+        run(overlay, Duration.ofSeconds(5));
+        overlay.kill(HOLDER);
+        run(overlay, Duration.ofMillis(1500));
+        OverlayNode after = overlay.restart(HOLDER);
+        run(overlay, Duration.ofSeconds(10));
+        assertTrue(after.isJoined(), "joined through the nearest other node");
+        long[] took = new long[1];
+        assertTrue(read(overlay, guid, took).found(), "and serving what its disk held");
+    }
+
+    @Test
     void aSlowDiskDelaysEachRecordReadAndNothingElse() {
         SimulatedOverlay overlay = overlay(22);
         Id guid = Id.hash("slow-disk/object");
