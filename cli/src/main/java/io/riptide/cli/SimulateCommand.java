@@ -83,7 +83,14 @@ final class SimulateCommand implements Callable<Integer> {
         footer.add("Examples:");
         footer.add("  riptide simulate topology --nodes 200 --out results/topology --samples 10000");
         footer.add("  riptide simulate paper --seeds 1-5 --out results/paper-seeds");
+        footer.add("  riptide simulate faults --seeds 1-20 --out results/faults");
         cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
+        Map<String, String> codes = new LinkedHashMap<>();
+        codes.put("0", "success");
+        codes.put("1", "runtime failure (the message says what went wrong and what to do), or a checking scenario "
+                + "(faults) found an invariant violated: its results name it and the command that replays it");
+        codes.put("2", "usage or config error (nothing was started)");
+        cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
         return cl;
     }
 
@@ -139,7 +146,22 @@ final class SimulateCommand implements Callable<Integer> {
             files.map(p -> p.getFileName().toString()).sorted().forEach(f -> stdout.println("  " + f));
         }
         stdout.flush();
+        if (scenario.missIsFailure() && !targetMet(out.resolve("result.json"), seeds != null)) {
+            err.println(name + ": " + (seeds == null ? "the run" : "a seed") + " missed its target (result.json says which"
+                    + (seeds == null ? "" : ", per_seed") + "): exit code 1");
+            err.flush();
+            return 1;
+        }
         return 0;
+    }
+
+    /** Whether {@code result} says the target was met: at every seed, for a multi-seed run. */
+    private static boolean targetMet(Path result, boolean everySeed) throws java.io.IOException {
+        if (!Files.exists(result)) {
+            return false;
+        }
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(result.toFile());
+        return json.path(everySeed ? "target_met_every_seed" : "target_met").asBoolean(false);
     }
 
     /** Splits the positional words into the scenario name and its {@code --key value} options. */

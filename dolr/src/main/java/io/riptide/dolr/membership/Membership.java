@@ -170,6 +170,17 @@ public final class Membership implements RouteHandler {
         // The root already answered in onHop; the join ends here.
     }
 
+    /**
+     * A join is never routed to the joiner itself. Its ID is known already when it restarts (same
+     * key, same ID) before every peer has declared its last incarnation failed: those peers would
+     * route its join to it, as the node nearest the key, where it ends unanswered, and the node
+     * would never join (it answers pings, so nobody ever drops it). Its root is the nearest other node.
+     */
+    @Override
+    public boolean bypasses(Routed message, Id id) {
+        return message.payload() instanceof Join join && join.joiner().id().equals(id);
+    }
+
     private static List<NodeHandle> without(List<NodeHandle> list, Id id) {
         List<NodeHandle> out = new ArrayList<>(list);
         out.removeIf(h -> h.id().equals(id));

@@ -65,7 +65,8 @@ public final class RouteForwarder {
             dropped++;
             return;
         }
-        NodeHandle next = router.nextHop(message.key(), id -> excluded(id) || avoid.contains(id), handler.hopChoice());
+        NodeHandle next = router.nextHop(message.key(), id -> excluded(id) || avoid.contains(id) || handler.bypasses(message, id),
+                handler.hopChoice());
         if (!handler.onHop(message, next == null)) {
             return;
         }
@@ -95,7 +96,8 @@ public final class RouteForwarder {
                 dropped++;
                 return;
             }
-            NodeHandle alternative = router.nextHop(message.key(), id -> excluded(id) || tried.contains(id), handler.hopChoice());
+            NodeHandle alternative = router.nextHop(message.key(),
+                    id -> excluded(id) || tried.contains(id) || handler.bypasses(message, id), handler.hopChoice());
             moveOn(message, handler, alternative, tried, attempt + 1);
         });
     }

@@ -21,4 +21,12 @@ public interface RouteHandler {
     default HopChoice hopChoice() {
         return HopChoice.NEAREST;
     }
+
+    /**
+     * Whether {@code message} must not go to the node with ID {@code id}, though it may be nearest
+     * its key: the default, never. A join is not routed to the joiner itself (see {@code Membership}).
+     */
+    default boolean bypasses(Routed message, io.riptide.core.id.Id id) {
+        return false;
+    }
 }

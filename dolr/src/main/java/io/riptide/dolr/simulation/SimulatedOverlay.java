@@ -23,7 +23,8 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * A whole overlay of real {@link OverlayNode}s in one simulation: builds it by joins through nearby
- * nodes, kills nodes, and knows the ground truth (which node really is a key's root) so tests and
+ * nodes, kills nodes and starts them again ({@link #restart}, on their {@link SimulatedDisk} if they
+ * keep one), and knows the ground truth (which node really is a key's root) so tests and
  * experiments can check what the nodes decide.
  */
 public final class SimulatedOverlay {
@@ -37,6 +38,11 @@ public final class SimulatedOverlay {
     private final NavigableMap<Id, Integer> live = new TreeMap<>();
     private final Map<Integer, List<Integer>> joinedByGroup = new HashMap<>();
     private final List<Integer> joined = new ArrayList<>();
+    // What a restart needs: each vertex's node ID, its agent, and its disk (if nodes keep one).
+    private final Map<Integer, Id> ids = new HashMap<>();
+    private final Map<Integer, Function<OverlayNode, OverlayApplication>> agentOf = new HashMap<>();
+    private final Map<Integer, SimulatedDisk> disks = new HashMap<>();
+    private boolean onDisks;
 
     /**
      * @param groupOf each vertex's local group (its stub): a joining node bootstraps through a node of
@@ -76,14 +82,36 @@ public final class SimulatedOverlay {
         return add(vertex, node -> apps.apply(vertex));
     }
 
+    /**
+     * From now on, nodes added keep their replicas on a {@link SimulatedDisk} (of the configuration's
+     * bounds) that outlives them, so a {@link #restart} brings the replicas back. Without this a node
+     * keeps them in memory, and a restarted node starts empty.
+     */
+    public void keepReplicasOnDisks() {
+        this.onDisks = true;
+    }
+
     /** Starts a node at {@code vertex} running the agent {@code app} makes for it, and has it join now. */
     public OverlayNode add(int vertex, Function<OverlayNode, OverlayApplication> app) {
         byte[] idBytes = new byte[Id.BYTES];
         random.nextBytes(idBytes);
         Id id = Id.fromBytes(idBytes);
+        ids.put(vertex, id);
+        agentOf.put(vertex, app);
+        if (onDisks) {
+            disks.put(vertex, new SimulatedDisk(config.maxReplicaBytes(), config.maxReplicas()));
+        }
+        OverlayNode node = start(vertex, id, app);
+        joined.add(vertex);
+        joinedByGroup.computeIfAbsent(groupOf.applyAsInt(vertex), g -> new ArrayList<>()).add(vertex);
+        return node;
+    }
+
+    private OverlayNode start(int vertex, Id id, Function<OverlayNode, OverlayApplication> app) {
         OverlayNode[] holder = new OverlayNode[1];
+        SimulatedDisk disk = disks.get(vertex);
         network.start(id, vertex, env -> {
-            holder[0] = new OverlayNode(env, config, app);
+            holder[0] = disk == null ? new OverlayNode(env, config, app) : new OverlayNode(env, config, disk, app);
             return holder[0];
         });
         OverlayNode node = holder[0];
@@ -94,9 +122,28 @@ public final class SimulatedOverlay {
         } else {
             node.join(NodeAddress.simulated(bootstrapFor(vertex)));
         }
-        joined.add(vertex);
-        joinedByGroup.computeIfAbsent(groupOf.applyAsInt(vertex), g -> new ArrayList<>()).add(vertex);
         return node;
+    }
+
+    /**
+     * Starts the crashed node at {@code vertex} again, as its machine rebooting would: the same ID,
+     * a new agent from the same factory, its disk's replicas (if it keeps them on one,
+     * {@link #keepReplicasOnDisks}), and nothing else it knew; it joins through a node of its own group.
+     */
+    public OverlayNode restart(int vertex) {
+        Id id = ids.get(vertex);
+        if (id == null) {
+            throw new IllegalArgumentException("no node was ever started at vertex " + vertex);
+        }
+        if (network.isAlive(vertex)) {
+            throw new IllegalStateException("the node at vertex " + vertex + " is running");
+        }
+        return start(vertex, id, agentOf.get(vertex));
+    }
+
+    /** The disk of the node at {@code vertex}, or null if it keeps its replicas in memory. */
+    public SimulatedDisk disk(int vertex) {
+        return disks.get(vertex);
     }
 
     private int bootstrapFor(int vertex) {

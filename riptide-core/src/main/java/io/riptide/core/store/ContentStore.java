@@ -449,6 +449,18 @@ public final class ContentStore implements AutoCloseable {
         });
     }
 
+    /**
+     * The replica of {@code guid} as {@link #get} would return it, read without counting a use, when
+     * the tier can hand its records over at once (a tier on the heap); else, or if it is not held,
+     * null. For observers (a simulation's invariant checks), which must not change what the tier
+     * evicts next.
+     */
+    public byte[] peek(Id guid) {
+        byte[] head = tier.peek(guid);
+        ReplicaHead h = head == null ? null : ReplicaHead.fromBytes(head);
+        return h == null ? null : replicaOf(h, tier.peek(h.bodyKey()));
+    }
+
     /** The head of {@code guid}'s replica (what a digest-first transfer sends first), or null. */
     public CompletableFuture<ReplicaHead> head(Id guid) {
         return tier.get(guid).thenApply(ReplicaHead::fromBytes);

@@ -67,6 +67,22 @@ class ContentStoreTest {
     }
 
     @Test
+    void peekReadsAReplicaWithoutCountingAUse() {
+        ContentStore store = ContentStore.open(hook -> new MapTier(3 * 4200, hook), evicted::add);
+        CachedCopy first = Replicas.copy(Replicas.url(1), 1, Replicas.body(4096, 1));
+        CachedCopy second = Replicas.copy(Replicas.url(2), 1, Replicas.body(4096, 2));
+        assertTrue(store.put(Replicas.guid(first), first.toBytes()));
+        assertTrue(store.put(Replicas.guid(second), second.toBytes()));
+        assertArrayEquals(first.toBytes(), store.peek(Replicas.guid(first)), "byte for byte, as get");
+        assertNull(store.peek(Id.hash("not held")));
+        // Peeked, not used: the first stays the least recently used, so a third object evicts it.
+        CachedCopy third = Replicas.copy(Replicas.url(3), 1, Replicas.body(4096, 3));
+        assertTrue(store.put(Replicas.guid(third), third.toBytes()));
+        assertEquals(List.of(Replicas.guid(first)), evicted);
+        assertNotNull(store.peek(Replicas.guid(second)));
+    }
+
+    @Test
     void replacementCountsASharedBodyOnce() {
         List<MemoryTier> tiers = new ArrayList<>();
         ContentStore store = ContentStore.open(hook -> {

@@ -33,6 +33,30 @@ public record OriginDocument(String url, int sizeBytes, long maxAgeSeconds, Dura
         return body;
     }
 
+    /**
+     * The version whose body {@code body} is, byte for byte, or -1 if it is no version of this
+     * document (a corrupt, truncated or foreign body).
+     */
+    public long versionOf(byte[] body) {
+        if (body == null || body.length != sizeBytes || body.length < 2 || body[0] != 'v') {
+            return -1;
+        }
+        int end = 1;
+        while (end < body.length && end < 21 && body[end] >= '0' && body[end] <= '9') {
+            end++;
+        }
+        if (end == 1) {
+            return -1;
+        }
+        long version;
+        try {
+            version = Long.parseLong(new String(body, 1, end - 1, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+        return java.util.Arrays.equals(body, body(version)) ? version : -1;
+    }
+
     /** The response headers as the origin sends them at {@code millis}. */
     public Headers headers(long millis) {
         return Headers.of("Content-Type", "text/html", "Cache-Control", "max-age=" + maxAgeSeconds,

@@ -33,6 +33,8 @@ public final class SimulatedOrigin {
     private final Map<String, Long> gatewayFetches = new HashMap<>();
     /** The node of the gateway that fetched each URL last: the one that holds its newest version. */
     private final Map<String, Env> lastGateway = new HashMap<>();
+    /** The servers' own wall clock, or null: then each fetch reads the fetcher's (the same, without clock skew). */
+    private java.util.function.LongSupplier serverClock;
 
     /** Origins whose links carry {@code bitsPerSecond}, each fetch costing {@code latency} besides. */
     public SimulatedOrigin(double bitsPerSecond, Duration latency) {
@@ -53,6 +55,16 @@ public final class SimulatedOrigin {
     private long thinkNanos() {
         // Exponential: -mean * ln(U), U in (0, 1].
         return thinkMeanNanos == 0 ? 0 : (long) (-thinkMeanNanos * Math.log(1.0 - thinkRandom.nextDouble()));
+    }
+
+    /**
+     * Makes the servers keep their own time, {@code wallClockMillis}: which version is current, and
+     * the Date they send, follow it rather than the clock of whoever fetches, as they must once the
+     * fetchers' clocks are skewed. The fetcher's own request and response times still come from its
+     * clock (RFC 9111 reads them from the cache's).
+     */
+    public void keepOwnClock(java.util.function.LongSupplier wallClockMillis) {
+        this.serverClock = wallClockMillis;
     }
 
     /** Serves {@code document} from now on. */
@@ -94,10 +106,11 @@ public final class SimulatedOrigin {
         String url = key(request.url().toString());
         fetches.merge(url, 1L, Long::sum);
         long requestTime = env.wallClockMillis();
+        long serverTime = serverClock == null ? requestTime : serverClock.getAsLong();
         OriginDocument doc = documents.get(url);
         byte[] body = doc == null ? "not found\n".getBytes(StandardCharsets.US_ASCII) : null;
         // The version is the one current when the server starts answering, not when the bytes arrive.
-        long version = doc == null ? 0 : doc.versionAt(requestTime);
+        long version = doc == null ? 0 : doc.versionAt(serverTime);
         int bytes = doc == null ? body.length : doc.sizeBytes();
         OriginLink link = links.computeIfAbsent(request.url().getHost(), h -> new OriginLink(bitsPerSecond, latency.toNanos()));
         CompletableFuture<OriginResponse> future = new CompletableFuture<>();
@@ -107,7 +120,7 @@ public final class SimulatedOrigin {
             future.complete(doc == null
                     ? new OriginResponse(request.url(), 404, "Not Found", Headers.of("Content-Type", "text/plain"), body,
                             requestTime, responseTime, 0)
-                    : new OriginResponse(request.url(), 200, "OK", doc.headers(requestTime), doc.body(version), requestTime,
+                    : new OriginResponse(request.url(), 200, "OK", doc.headers(serverTime), doc.body(version), requestTime,
                             responseTime, 0));
         });
         // The response joins the link's queue when the server has finished thinking.

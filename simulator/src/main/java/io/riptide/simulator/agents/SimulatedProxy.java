@@ -39,6 +39,8 @@ public final class SimulatedProxy implements RequestPath {
     /** The memory tier (verified copies and the proxy's own fetches), or null. */
     private final MemoryCopies memory;
     private long originFetches;
+    /** Who sees the bytes of every answer, or null (then no body is copied). */
+    private Consumer<ServedBody> servedTo;
 
     SimulatedProxy(OverlayNode node, List<PublicKey> providers, SimulatedOrigin origin, PushMode pushMode, OverlayCacheConfig config,
                    boolean useBloom, long memoryBytes) {
@@ -61,17 +63,30 @@ public final class SimulatedProxy implements RequestPath {
         }
     }
 
+    /** Shows {@code watcher} the bytes of every answer this proxy gives from now on, as the user gets them. */
+    public void onServed(Consumer<ServedBody> watcher) {
+        this.servedTo = watcher;
+    }
+
     private void handle(String url, long start, Consumer<ClientResult> done) {
         ProxyRequest request = ProxyRequest.get(url, Headers.EMPTY);
         CacheStatus bypass = Cacheability.DEFAULTS.bypass(request);
         if (bypass != null) {
-            fetch(request, Headers.EMPTY, response -> done.accept(fromOrigin(ClientResult.Source.ORIGIN_BYPASS, null, start, response)));
+            fetch(request, Headers.EMPTY, response -> done.accept(fromOrigin(ClientResult.Source.ORIGIN_BYPASS, null, start, response,
+                    url)));
             return;
         }
         LookupResult kept = cache.memoryHits() == null ? null : cache.memoryHits().lookup(request);
         if (kept != null) {
             // As the real front does: a fresh copy in memory is answered at once, with no overlay read.
             boolean own = kept.status().equals(MemoryHits.PRIVATE_HIT);
+            if (servedTo != null) {
+                io.netty.buffer.ByteBuf body = kept.answer().body();
+                byte[] bytes = new byte[body.readableBytes()];
+                body.getBytes(body.readerIndex(), bytes);
+                servedTo.accept(new ServedBody(url, own ? ClientResult.Source.PROXY_PRIVATE : ClientResult.Source.PROXY_MEMORY,
+                        bytes, own || kept.found() == null ? -1 : kept.found().version()));
+            }
             done.accept(new ClientResult(own ? ClientResult.Source.PROXY_PRIVATE : ClientResult.Source.PROXY_MEMORY, null, 0,
                     env.nowNanos() - start, kept.answer().body().readableBytes()));
             kept.release();
@@ -80,14 +95,20 @@ public final class SimulatedProxy implements RequestPath {
         cache.lookup(request, result -> {
             switch (result.kind()) {
                 case SERVE -> {
-                    done.accept(served(result, result.answer().body().readableBytes(), start));
+                    io.netty.buffer.ByteBuf body = result.answer().body();
+                    byte[] bytes = null;
+                    if (servedTo != null) {
+                        bytes = new byte[body.readableBytes()];
+                        body.getBytes(body.readerIndex(), bytes);
+                    }
+                    done.accept(served(result, body.readableBytes(), bytes, start, url));
                     result.release();
                 }
                 case VALIDATE -> revalidate(request, result, start, done);
                 case FORWARD -> fetch(request, Headers.EMPTY, response -> {
                     keep(request, response);
                     cache.onOriginResponse(request, result, status(response), headers(response));
-                    done.accept(fromOrigin(ClientResult.Source.ORIGIN_MISS, result, start, response));
+                    done.accept(fromOrigin(ClientResult.Source.ORIGIN_MISS, result, start, response, url));
                 });
             }
         });
@@ -118,13 +139,13 @@ public final class SimulatedProxy implements RequestPath {
                         cache.keep(request, result.stored().status(), result.stored().reason(), revalidation.freshened(),
                                 result.stored().body(), response.requestTimeMillis(), response.responseTimeMillis());
                     }
-                    done.accept(served(result, result.stored().body().length, start));
+                    done.accept(served(result, result.stored().body().length, result.stored().body(), start, request.url().toString()));
                 }
                 case ERROR -> {
                     if (result.stored().staleIfError()) {
-                        done.accept(served(result, result.stored().body().length, start)); // stale-if-error
+                        done.accept(served(result, result.stored().body().length, result.stored().body(), start, request.url().toString())); // stale-if-error
                     } else {
-                        done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, null)); // a 502
+                        done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, null, request.url().toString())); // a 502
                     }
                 }
                 case ASK_AGAIN -> {
@@ -135,13 +156,13 @@ public final class SimulatedProxy implements RequestPath {
                     fetch(request, unconditional, again -> {
                         keep(request, again);
                         cache.onOriginResponse(request, result, status(again), headers(again));
-                        done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, again));
+                        done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, again, request.url().toString()));
                     });
                 }
                 case PASS -> {
                     keep(request, response);
                     cache.onOriginResponse(request, result, status(response), headers(response));
-                    done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, response));
+                    done.accept(fromOrigin(ClientResult.Source.ORIGIN_STALE, result, start, response, request.url().toString()));
                 }
             }
         });
@@ -152,17 +173,23 @@ public final class SimulatedProxy implements RequestPath {
         origin.fetch(env, OriginRequest.get(request.url(), headers)).whenComplete((response, error) -> done.accept(response));
     }
 
-    private ClientResult served(LookupResult result, int bodyBytes, long start) {
+    private ClientResult served(LookupResult result, int bodyBytes, byte[] body, long start, String url) {
         LookupResult.Found found = result.found();
         // A copy served with a forward status went through the gateway's fetch for this request, not a cache hit.
         ClientResult.Source source = result.status().hit() || result.kind() == LookupResult.Kind.VALIDATE
                 ? ClientResult.Source.REPLICA : ClientResult.Source.GATEWAY_MISS;
+        if (servedTo != null) {
+            servedTo.accept(new ServedBody(url, source, body, found == null ? -1 : found.version()));
+        }
         return new ClientResult(source, found == null ? null : found.replica(), found == null ? 0 : found.hops(),
                 env.nowNanos() - start, bodyBytes);
     }
 
-    private ClientResult fromOrigin(ClientResult.Source source, LookupResult lookup, long start, OriginResponse response) {
+    private ClientResult fromOrigin(ClientResult.Source source, LookupResult lookup, long start, OriginResponse response, String url) {
         LookupResult.Found found = lookup == null ? null : lookup.found();
+        if (servedTo != null) {
+            servedTo.accept(new ServedBody(url, source, response == null ? null : response.body(), -1));
+        }
         return new ClientResult(source, found == null ? null : found.replica(), found == null ? 0 : found.hops(),
                 env.nowNanos() - start, response == null ? -1 : response.body().length);
     }

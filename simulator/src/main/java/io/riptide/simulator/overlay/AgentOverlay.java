@@ -31,8 +31,19 @@ public record AgentOverlay(TransitStubTopology topology, Simulation simulation, 
      */
     public static AgentOverlay build(TransitStubTopology topology, long seed, DolrConfig config, double joinRate, Duration settle,
             Map<Integer, Function<OverlayNode, OverlayApplication>> agents, boolean links, Progress progress) {
+        return build(topology, seed, config, joinRate, settle, agents, links, overlay -> { }, progress);
+    }
+
+    /**
+     * As above, {@code prepare} seeing the overlay before any node joins (to keep the nodes' replicas
+     * on disks that outlive them, say).
+     */
+    public static AgentOverlay build(TransitStubTopology topology, long seed, DolrConfig config, double joinRate, Duration settle,
+            Map<Integer, Function<OverlayNode, OverlayApplication>> agents, boolean links,
+            java.util.function.Consumer<SimulatedOverlay> prepare, Progress progress) {
         Simulation sim = new Simulation(seed);
         SimulatedOverlay overlay = new SimulatedOverlay(sim, topology, config, topology::stubOf);
+        prepare.accept(overlay);
         if (links) {
             overlay.network().setLinks(topology, DolrCodec.create());
         }

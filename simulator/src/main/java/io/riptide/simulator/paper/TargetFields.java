@@ -23,6 +23,7 @@ public final class TargetFields {
                     "equal_storage_shared_proxy_byte_hit_ratio")),
             Map.entry("routing-scale", List.of("route_mean_hops", "route_p50_rdp", "local_locate_p50_rdp", "locate_success_rate")),
             Map.entry("churn", List.of("lookup_success_after_failure", "repair_time_s")),
+            Map.entry("faults", List.of("invariants_violated", "violations", "faults_injected_total", "replay")),
             Map.entry("paper", List.of("figures", "targets_met")));
 
     private TargetFields() {

@@ -17,6 +17,15 @@ public interface Scenario {
     /** One line saying what the scenario measures, shown in listings. */
     String description();
 
+    /**
+     * Whether a missed target ({@code target_met} false in {@code result.json}) is a failure of the
+     * run, so that {@code simulate} exits non-zero: for scenarios that check invariants rather than
+     * measure figures ({@code faults}). Others report a miss and exit 0.
+     */
+    default boolean missIsFailure() {
+        return false;
+    }
+
     /** Runs the experiment and writes its outputs. */
     void run(ScenarioContext context) throws Exception;
 }

@@ -36,6 +36,7 @@ public final class Scenarios {
                 new ServiceLocationScenario(),
                 new HitLatencyScenario(),
                 new TraceReplayScenario(),
+                new FaultsScenario(),
                 new PaperScenario()));
     }
 

@@ -36,6 +36,8 @@ public final class SimEnv implements Env {
     private final SplittableRandom random;
     private MessageHandler handler;
     private boolean alive = true;
+    // How far this host's wall clock is ahead of true (virtual) time; behind if negative.
+    private long clockSkewNanos;
     // Made on first use, so hosts that never submit (most of an overlay) cost nothing; a linked map so
     // reports list stages in the order they were first used.
     private final Map<String, SimStage> stages = new LinkedHashMap<>();
@@ -78,7 +80,17 @@ public final class SimEnv implements Env {
 
     @Override
     public long wallClockMillis() {
-        return EPOCH_MILLIS + network.simulation().now() / 1_000_000L;
+        return EPOCH_MILLIS + Math.floorDiv(network.simulation().now() + clockSkewNanos, 1_000_000L);
+    }
+
+    /** Sets this host's wall clock {@code nanos} ahead of true time (see {@link SimNetwork#setClockSkew}). */
+    void setClockSkew(long nanos) {
+        this.clockSkewNanos = nanos;
+    }
+
+    /** How far this host's wall clock is ahead of true time, in nanoseconds (negative: behind). */
+    public long clockSkewNanos() {
+        return clockSkewNanos;
     }
 
     @Override

@@ -33,8 +33,14 @@ import java.util.function.IntPredicate;
  * buffer is finite, as a router's (or a sender's bounded per-peer queue) is: a message that would
  * wait longer than the buffer ({@link #DEFAULT_BUFFER_NANOS} unless set) is dropped there and
  * counted ({@link #messagesOverflowed}). Without that bound an overloaded link's queue, and every
- * message's delay across it, would grow without limit, which no real network does. Loss
- * ({@link #setLoss}) and partitions ({@link #partition}) drop messages on demand.
+ * message's delay across it, would grow without limit, which no real network does.
+ *
+ * <p>Faults on demand, for fault-injection runs: loss ({@link #setLoss}), duplication
+ * ({@link #setDuplication}: a second copy, travelling on its own), reordering beyond the latency
+ * model ({@link #setJitter}: a random extra delay per message, after the queued links, so one pair's
+ * messages may overtake each other) and partitions ({@link #partition}), any number at once, each
+ * healing when told or on a schedule. Their draws come from a random stream of their own, so a run
+ * that uses none of them draws exactly as before, and one that does is fixed by its seed.
  */
 public final class SimNetwork {
     /** How long a message may wait for a queued link before the link's buffer overflows: one second. */
@@ -71,8 +77,17 @@ public final class SimNetwork {
     // Loss and partitions, on demand; a random stream of their own keeps other draws unchanged.
     private final SplittableRandom lossRandom;
     private double lossProbability;
-    private IntPredicate partitionSide;
+    private final List<Cut> cuts = new ArrayList<>();
     private long messagesLost;
+    // Duplication and jitter: split from the loss stream on first use, so runs without them draw as before.
+    private SplittableRandom faultRandom;
+    private double duplicateProbability;
+    private double jitterProbability;
+    private long maxJitterNanos;
+    private long messagesDuplicated;
+    private long messagesJittered;
+    // Each vertex's wall-clock skew (the machine's clock, so it outlives a restart of the node there).
+    private final Map<Integer, Long> clockSkewNanos = new HashMap<>();
 
     /** A host's own line to the network: shared like a link, in each direction. */
     private record AccessLink(SharedLink up, SharedLink down) {
@@ -129,21 +144,131 @@ public final class SimNetwork {
     }
 
     /**
-     * Cuts the network in two: messages between a host on {@code side} and one off it are dropped,
-     * including those already in flight, until {@link #heal}.
+     * Delivers each message between two different hosts twice with probability {@code p} (0 turns
+     * duplication off): the copy crosses the links and the latency model on its own, as a packet
+     * retransmitted by a confused middlebox, or a request a client sent again, would.
      */
-    public void partition(IntPredicate side) {
-        this.partitionSide = side;
+    public void setDuplication(double p) {
+        if (p < 0 || p > 1) {
+            throw new IllegalArgumentException("duplication probability must be in [0, 1], got " + p);
+        }
+        this.duplicateProbability = p;
     }
 
-    /** Ends a partition. */
+    /**
+     * Delays each message between two different hosts, with probability {@code p}, by a further
+     * uniform random time below {@code max} after its latency (0 or a zero {@code max} turns it off),
+     * so messages overtake each other, one pair's included: reordering beyond the latency model.
+     */
+    public void setJitter(double p, java.time.Duration max) {
+        if (p < 0 || p > 1) {
+            throw new IllegalArgumentException("jitter probability must be in [0, 1], got " + p);
+        }
+        if (max.isNegative()) {
+            throw new IllegalArgumentException("negative jitter " + max);
+        }
+        this.jitterProbability = p;
+        this.maxJitterNanos = max.toNanos();
+    }
+
+    private SplittableRandom faultRandom() {
+        if (faultRandom == null) {
+            faultRandom = lossRandom.split();
+        }
+        return faultRandom;
+    }
+
+    /** One partition of the network: messages between a host on its side and one off it are dropped until it heals. */
+    public final class Cut {
+        private final IntPredicate side;
+
+        private Cut(IntPredicate side) {
+            this.side = side;
+        }
+
+        /** Ends this partition (others stay); nothing if it has healed already. */
+        public void heal() {
+            cuts.remove(this);
+        }
+
+        /** Whether it still cuts the network. */
+        public boolean active() {
+            return cuts.contains(this);
+        }
+
+        boolean separates(int a, int b) {
+            return side.test(a) != side.test(b);
+        }
+    }
+
+    /**
+     * Cuts the network in two: messages between a host on {@code side} and one off it are dropped,
+     * including those already in flight, until the returned cut heals (or {@link #heal}). Several
+     * cuts may stand at once; a message is dropped if any separates its ends.
+     */
+    public Cut partition(IntPredicate side) {
+        Cut cut = new Cut(side);
+        cuts.add(cut);
+        return cut;
+    }
+
+    /** As {@link #partition(IntPredicate)}, healing by itself {@code duration} from now. */
+    public Cut partition(IntPredicate side, java.time.Duration duration) {
+        Cut cut = partition(side);
+        sim.at(duration.toNanos(), cut::heal);
+        return cut;
+    }
+
+    /** Ends every partition. */
     public void heal() {
-        this.partitionSide = null;
+        cuts.clear();
+    }
+
+    /** Partitions standing now. */
+    public int partitions() {
+        return cuts.size();
     }
 
     private boolean cut(int a, int b) {
-        IntPredicate side = partitionSide;
-        return side != null && side.test(a) != side.test(b);
+        for (int i = 0; i < cuts.size(); i++) {
+            if (cuts.get(i).separates(a, b)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Second copies delivered by {@link #setDuplication} (sent; a copy may still be lost or overflow). */
+    public long messagesDuplicated() {
+        return messagesDuplicated;
+    }
+
+    /** Messages (copies included) given an extra delay by {@link #setJitter}. */
+    public long messagesJittered() {
+        return messagesJittered;
+    }
+
+    /**
+     * Sets the wall clock of the host at {@code vertex} (now and after any restart there) {@code skew}
+     * ahead of true time (behind, if negative): what {@link SimEnv#wallClockMillis} reads. Its
+     * monotonic clock, which only durations are read from, is not moved.
+     */
+    public void setClockSkew(int vertex, java.time.Duration skew) {
+        long nanos = skew.toNanos();
+        if (nanos == 0) {
+            clockSkewNanos.remove(vertex);
+        } else {
+            clockSkewNanos.put(vertex, nanos);
+        }
+        SimEnv env = host(vertex);
+        if (env != null) {
+            env.setClockSkew(nanos);
+        }
+    }
+
+    /** The wall-clock skew of the host at {@code vertex}, in nanoseconds (0 unless set). */
+    public long clockSkewNanos(int vertex) {
+        return clockSkewNanos.getOrDefault(vertex, 0L);
     }
 
     /** Messages dropped by loss or a partition (also counted in {@link #messagesDropped}). */
@@ -271,6 +396,7 @@ public final class SimNetwork {
             throw new IllegalStateException("vertex " + vertex + " already hosts a live node");
         }
         SimEnv env = new SimEnv(this, new NodeHandle(id, NodeAddress.simulated(vertex)), sim.newRandom());
+        env.setClockSkew(clockSkewNanos(vertex));
         hosts.set(vertex, env);
         env.attach(node.apply(env));
         return env;
@@ -324,7 +450,16 @@ public final class SimNetwork {
             messagesDropped++;
             return;
         }
-        NodeHandle sender = from.self();
+        boolean twice = duplicateProbability > 0 && fromVertex != toVertex && faultRandom().nextDouble() < duplicateProbability;
+        dispatch(from.self(), fromVertex, toVertex, message, delivered);
+        if (twice) {
+            messagesDuplicated++;
+            dispatch(from.self(), fromVertex, toVertex, message, wireCheck == null ? message : roundTrip(message));
+        }
+    }
+
+    /** Sends one copy of {@code message} on its way: over the queued links, then the latency (and any jitter). */
+    private void dispatch(NodeHandle sender, int fromVertex, int toVertex, WireMessage message, WireMessage delivered) {
         Runnable deliver = () -> {
             SimEnv target = host(toVertex);
             if (target == null || !target.isAlive()) {
@@ -338,7 +473,7 @@ public final class SimNetwork {
             }
             target.deliver(sender, delivered);
         };
-        long propagation = latency.latencyNanos(fromVertex, toVertex);
+        long propagation = latency.latencyNanos(fromVertex, toVertex) + jitterNanos(fromVertex, toVertex);
         SharedLink[] path = queuedPath(fromVertex, toVertex);
         if (path.length == 0) {
             sim.at(propagation, deliver);
@@ -346,6 +481,15 @@ public final class SimNetwork {
         }
         new Transit(path, (long) fromVertex << 32 | toVertex, frameBytes(message), sim.now(), () -> sim.at(propagation, deliver))
                 .cross(0);
+    }
+
+    private long jitterNanos(int fromVertex, int toVertex) {
+        if (jitterProbability <= 0 || maxJitterNanos <= 0 || fromVertex == toVertex
+                || faultRandom().nextDouble() >= jitterProbability) {
+            return 0;
+        }
+        messagesJittered++;
+        return (long) (faultRandom().nextDouble() * maxJitterNanos);
     }
 
     /** The queued links from {@code from} to {@code to} in the order crossed (store and forward). */
