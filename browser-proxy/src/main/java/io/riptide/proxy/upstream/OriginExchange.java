@@ -135,7 +135,7 @@ public final class OriginExchange {
         }
         if (admitted) {
             admitted = false;
-            queue.leave();
+            queue.leave(waiting);
         } else if (!waiting.decided) {
             queue.cancel(waiting);
         }

@@ -4,6 +4,7 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.riptide.core.stage.WaitLimit;
 import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -13,7 +14,11 @@ import java.util.function.LongSupplier;
  * popular origin queues, so this is where it sheds: a waiter that has waited longer than the {@link WaitLimit} allows is
  * dropped unserved when its turn comes, or when a sweep finds it, and told so (a 503 with {@code Retry-After}), and a
  * request that finds {@code maxWaiting} already waiting is refused at once. Whoever is served waited little; whoever is
- * shed learns it within milliseconds instead of timing out. Used on its event loop only: no locks.
+ * shed learns it within milliseconds instead of timing out. The limit is scaled to how long this origin holds a
+ * connection for one exchange (smoothed like TCP's round-trip time, RFC 6298: an eighth of each new sample), so that a
+ * page's burst for an origin that takes 50 ms an answer is not shed as though the origin took 5 ms. Only exchanges that
+ * finished count: an origin that hangs does not teach the queue to wait longer for it. Used on its event loop only: no
+ * locks.
  */
 final class OriginQueue {
     /** One exchange waiting for a connection. */
@@ -32,6 +37,10 @@ final class OriginQueue {
     private final LongSupplier clock;
     private final OriginStage stage;
     private final ArrayDeque<Queued> waiting = new ArrayDeque<>();
+    /** When each admitted waiter got its slot: at most {@code slots} entries. */
+    private final IdentityHashMap<Waiter, Long> holding = new IdentityHashMap<>();
+    /** The smoothed time a slot is held for one exchange; 0 until one has finished. */
+    private long serviceNanos;
     private int inUse;
     private ScheduledFuture<?> sweep;
 
@@ -60,7 +69,7 @@ final class OriginQueue {
         if (waiting.isEmpty() && inUse < slots) {
             // Nobody waits and a connection is free: service has caught up (unless it shed lately; the limit knows).
             limit.empty(now);
-            inUse++;
+            admit(w, now);
             stage.admittedAtOnce();
             w.admitted();
             return true;
@@ -68,7 +77,7 @@ final class OriginQueue {
         if (waiting.size() >= maxWaiting) {
             limit.shedAt(now);
             stage.refused();
-            w.shed(0, limit.limitNanos(now));
+            w.shed(0, limitNanos(now));
             return false;
         }
         waiting.add(new Queued(w, now));
@@ -84,11 +93,17 @@ final class OriginQueue {
         }
     }
 
-    /** An admitted exchange is done with its slot: the next waiter within the limit gets it. */
-    void leave() {
+    /** The admitted {@code w} is done with its slot: the next waiter within the limit gets it. */
+    void leave(Waiter w) {
+        Long since = holding.remove(w);
+        if (since == null) {
+            throw new IllegalStateException("leave without a slot");
+        }
         inUse--;
         stage.released();
         long now = clock.getAsLong();
+        long held = now - since;
+        serviceNanos = serviceNanos == 0 ? held : serviceNanos + (held - serviceNanos) / 8;
         shedExpired(now);
         Queued next = waiting.poll();
         if (next == null || waiting.isEmpty()) {
@@ -97,9 +112,18 @@ final class OriginQueue {
         if (next == null) {
             return;
         }
-        inUse++;
+        admit(next.waiter(), now);
         stage.admittedAfter(now - next.since());
         next.waiter().admitted();
+    }
+
+    private void admit(Waiter w, long now) {
+        inUse++;
+        holding.put(w, now);
+    }
+
+    private long limitNanos(long now) {
+        return limit.limitNanos(now, serviceNanos);
     }
 
     /** Waiters now; for tests. */
@@ -107,9 +131,14 @@ final class OriginQueue {
         return waiting.size();
     }
 
+    /** The smoothed time one exchange holds a slot, 0 until one has finished; for tests. */
+    long serviceNanos() {
+        return serviceNanos;
+    }
+
     /** Sheds, from the head, every waiter that has waited past the limit. */
     private void shedExpired(long now) {
-        long allowed = limit.limitNanos(now);
+        long allowed = limitNanos(now);
         for (Queued q; (q = waiting.peek()) != null && now - q.since() > allowed; ) {
             waiting.poll();
             limit.shedAt(now);
@@ -127,7 +156,7 @@ final class OriginQueue {
             return;
         }
         long now = clock.getAsLong();
-        long due = Math.max(0, waiting.peek().since() + limit.limitNanos(now) - now) + 1;
+        long due = Math.max(0, waiting.peek().since() + limitNanos(now) - now) + 1;
         sweep = loop.schedule(() -> {
             sweep = null;
             shedExpired(clock.getAsLong());

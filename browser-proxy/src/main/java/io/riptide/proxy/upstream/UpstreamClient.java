@@ -99,7 +99,7 @@ public final class UpstreamClient implements AutoCloseable {
     private Lane newLane(Key key) {
         OriginAdmission a = config.originAdmission();
         // The queue admits as many at once as the pool holds connections, so the pool itself never makes anyone wait.
-        return new Lane(newPool(key), new OriginQueue(key.loop(), config.upstreamConnectionsPerOrigin(), a.maxWaiting(), a.limit(),
+        return new Lane(newPool(key), new OriginQueue(key.loop(), config.upstreamConnectionsPerOrigin(), a.maxWaiting(), a.limit(config.connectTimeout()),
                 System::nanoTime, originStage));
     }
 

@@ -36,6 +36,7 @@ class OriginQueueTest {
     private static final class Request implements OriginQueue.Waiter {
         boolean admitted;
         boolean shed;
+        boolean left;
         long waited;
 
         @Override
@@ -50,10 +51,25 @@ class OriginQueueTest {
         }
     }
 
+    /** Every request entered, in order. */
+    private final List<Request> entered = new ArrayList<>();
+
     private Request enter() {
         Request r = new Request();
+        entered.add(r);
         queue.enter(r);
         return r;
+    }
+
+    /** The first admitted request still holding its slot: it finishes now. */
+    private Request admittedOne() {
+        for (Request r : entered) {
+            if (r.admitted && !r.left) {
+                r.left = true;
+                return r;
+            }
+        }
+        throw new AssertionError("no request holds a slot");
     }
 
     private void advance(long ms) {
@@ -72,10 +88,10 @@ class OriginQueueTest {
         assertFalse(c.admitted || c.shed || d.admitted || d.shed);
         assertEquals(2, queue.waiting());
         advance(10); // a burst: the queue was empty 10 ms ago, so waiting up to the interval is fine
-        queue.leave();
+        queue.leave(admittedOne());
         assertTrue(c.admitted);
         assertFalse(d.admitted);
-        queue.leave();
+        queue.leave(admittedOne());
         assertTrue(d.admitted);
         StageMetrics m = stage.metrics();
         assertEquals(4, m.accepted());
@@ -112,7 +128,7 @@ class OriginQueueTest {
         assertEquals(150 * MS, old.waited);
         assertFalse(fresh.shed);
         advance(2);
-        queue.leave();
+        queue.leave(admittedOne());
         assertTrue(fresh.admitted, "what waited 2 ms of a standing queue is served");
         assertEquals(1, stage.metrics().shed());
     }
@@ -137,7 +153,7 @@ class OriginQueueTest {
         Request gone = enter();
         Request next = enter();
         queue.cancel(gone);
-        queue.leave();
+        queue.leave(admittedOne());
         assertFalse(gone.admitted);
         assertTrue(next.admitted);
         assertEquals(0, stage.metrics().queueLength());
@@ -151,7 +167,7 @@ class OriginQueueTest {
         }
         advance(200);
         for (int i = 0; i < 2; i++) {
-            queue.leave();
+            queue.leave(admittedOne());
         }
         long decided = all.stream().filter(r -> r.admitted || r.shed).count();
         assertEquals(5, decided);
@@ -159,5 +175,57 @@ class OriginQueueTest {
         assertEquals(5, m.accepted());
         assertEquals(3, m.shed());
         assertEquals(5, m.waited());
+    }
+
+    @Test
+    void aBurstForAnOriginThatTakesLongToServeMayWaitTenOfItsServiceTimes() {
+        // The origin takes 60 ms an exchange: learnt from the first two.
+        enter();
+        enter();
+        advance(60);
+        queue.leave(admittedOne());
+        queue.leave(admittedOne());
+        assertEquals(60 * MS, queue.serviceNanos());
+        // A burst of 5 over 2 connections: the last waits two exchanges, 120 ms, past CoDel's 100 ms but within 600.
+        for (int i = 0; i < 5; i++) {
+            enter();
+        }
+        for (int round = 0; round < 3; round++) {
+            advance(60);
+            queue.leave(admittedOne());
+            if (round < 2) {
+                queue.leave(admittedOne());
+            }
+        }
+        assertEquals(0, stage.metrics().shed(), "the burst was served, none shed");
+        assertEquals(7, entered.stream().filter(r -> r.admitted).count());
+    }
+
+    @Test
+    void aStandingQueueForASlowOriginMayWaitOneServiceTime() {
+        enter();
+        enter();
+        advance(30);
+        queue.leave(admittedOne());
+        queue.leave(admittedOne());
+        enter();
+        enter();
+        Request r = enter();
+        advance(400); // nobody served: the queue stands (its interval is 300 ms), and r has waited past it
+        assertTrue(r.shed);
+        Request fresh = enter();
+        advance(29);
+        queue.leave(admittedOne());
+        assertTrue(fresh.admitted, "29 ms is within one 30 ms service time");
+    }
+
+    @Test
+    void anOriginThatHangsDoesNotTeachTheQueueToWaitLonger() {
+        enter();
+        enter();
+        Request waiting = enter();
+        advance(101); // the two admitted never finish: no service time is known, CoDel's interval holds
+        assertTrue(waiting.shed);
+        assertEquals(0, queue.serviceNanos());
     }
 }

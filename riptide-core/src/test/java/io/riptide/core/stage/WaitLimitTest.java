@@ -64,4 +64,22 @@ class WaitLimitTest {
         assertThrows(IllegalArgumentException.class, () -> new WaitLimit(Duration.ofMillis(200), Duration.ofMillis(100)));
         assertThrows(IllegalArgumentException.class, () -> new WaitLimit(Duration.ZERO, Duration.ofMillis(100)));
     }
+
+    @Test
+    void aSlowServiceScalesBothBoundsAndTheCeilingCapsThem() {
+        WaitLimit capped = new WaitLimit(Duration.ofMillis(5), Duration.ofMillis(100), Duration.ofSeconds(1));
+        capped.empty(0);
+        assertEquals(100 * MS, capped.limitNanos(50 * MS, 2 * MS), "a fast service: CoDel's bounds");
+        assertEquals(400 * MS, capped.limitNanos(50 * MS, 40 * MS), "a 40 ms service: a burst may wait ten of them");
+        assertEquals(40 * MS, capped.limitNanos(401 * MS, 40 * MS), "standing past ten service times: one service time");
+        assertEquals(400 * MS, capped.limitNanos(301 * MS, 40 * MS), "not standing yet at 301 ms");
+        assertEquals(1_000 * MS, capped.limitNanos(50 * MS, 500 * MS), "never past the ceiling");
+        assertEquals(500 * MS, capped.limitNanos(1_001 * MS, 500 * MS), "standing, it may wait one service");
+    }
+
+    @Test
+    void aCeilingBelowTheIntervalIsRefused() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new WaitLimit(Duration.ofMillis(5), Duration.ofMillis(100), Duration.ofMillis(50)));
+    }
 }
