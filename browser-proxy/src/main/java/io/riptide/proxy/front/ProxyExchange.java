@@ -62,6 +62,14 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private final boolean headRequest;
     private final long started;
     private final long startMillis = System.currentTimeMillis();
+    /** The URL whose origin fetch this exchange leads (others wait for it: {@link CollapsedFetches}), or null. */
+    private String leading;
+    /** The leader's body as it passes, to share with those waiting; null when not shared. */
+    private ByteBuf sharing;
+    private long sharingLength;
+    private String sharingReason;
+    /** How the answer counts in the proxy's figures when {@link #serve} sends it: a hit, or a miss answered by another's fetch. */
+    private Outcome servedAs = Outcome.HIT;
     /** What went out, for the access log. */
     private int sentStatus;
     private long sentBytes;
@@ -171,7 +179,81 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             case SERVE -> serve(lookup.answer().status(), lookup.answer().reason(), lookup.answer().headers(),
                     lookup.answer().body(), lookup.answer().ageSeconds(), lookup.status());
             case VALIDATE -> revalidate(lookup);
-            case FORWARD -> forward(Outcome.MISS, lookup.status());
+            case FORWARD -> forwardMiss(lookup.status());
+        }
+    }
+
+    /** A miss goes to the origin, unless a fetch of the same URL is in flight: then it waits for that one's answer. */
+    private void forwardMiss(CacheStatus status) {
+        String key = CollapsedFetches.key(upstreamHead.method().name(), target.url().toString(), upstreamHead.headers());
+        if (key != null) {
+            if (context.collapsed().leadOrWait(key, new Collapsed(key, status))) {
+                leading = key;
+            } else {
+                return;
+            }
+        }
+        forward(Outcome.MISS, status);
+    }
+
+    /** This exchange's wait for another's fetch of the same URL, bounded by the connect timeout (as the origin queue is). */
+    private final class Collapsed implements CollapsedFetches.Waiter {
+        private final String key;
+        private final CacheStatus status;
+        private final io.netty.util.concurrent.ScheduledFuture<?> deadline;
+        /** Set on the exchange's loop once it was answered, went itself, or its browser left. */
+        private boolean decided;
+
+        Collapsed(String key, CacheStatus status) {
+            this.key = key;
+            this.status = status;
+            this.deadline = ch.eventLoop().schedule(this::expired, context.config().connectTimeout().toMillis(),
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+
+        private void expired() {
+            context.collapsed().leave(key, this);
+            decide(null);
+        }
+
+        @Override
+        public void done(CollapsedFetches.Shared shared) {
+            if (ch.eventLoop().inEventLoop()) {
+                decide(shared);
+            } else {
+                ch.eventLoop().execute(() -> decide(shared));
+            }
+        }
+
+        private void decide(CollapsedFetches.Shared shared) {
+            if (decided) {
+                return;
+            }
+            decided = true;
+            deadline.cancel(false);
+            if (clientGone) {
+                return;
+            }
+            if (shared == null) {
+                forward(Outcome.MISS, status);
+                return;
+            }
+            servedAs = Outcome.MISS;
+            serve(shared.status(), shared.reason(), shared.headers(), Unpooled.wrappedBuffer(shared.body()), -1,
+                    status.withDetail("collapsed"));
+        }
+    }
+
+    /** Ends this exchange's lead of its URL's fetch: those waiting get {@code shared}, or go themselves if it is null. */
+    private void finishLeading(CollapsedFetches.Shared shared) {
+        if (sharing != null) {
+            sharing.release();
+            sharing = null;
+        }
+        if (leading != null) {
+            String key = leading;
+            leading = null;
+            context.collapsed().finish(key, shared);
         }
     }
 
@@ -227,7 +309,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         responseStarted = true;
         responseComplete = true;
         // Counted as a hit even after a 304: the body, which is what the cache saves, came from the overlay.
-        context.stats().record(Outcome.HIT, System.nanoTime() - started);
+        context.stats().record(servedAs, System.nanoTime() - started);
         logAccess(r.status().code(), r.content().readableBytes(), h.get(HttpHeaderNames.CONTENT_TYPE), status);
         setKeepAlive(r);
         front.respond(r, keepAlive);
@@ -393,6 +475,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     public void clientClosed() {
         clientGone = true;
         stopKeeping();
+        finishLeading(null);
         if (origin != null) {
             origin.abort();
         }
@@ -418,6 +501,12 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         if (cacheRequest != null) {
             originResponseHeaders = headersOf(h);
             startKeeping(head);
+        }
+        if (leading != null && context.collapsed().shareable(cacheRequest.headers(), head.status().code(),
+                originResponseHeaders, HttpUtil.getContentLength(head, -1L))) {
+            sharingLength = HttpUtil.getContentLength(head, 0L);
+            sharingReason = head.status().reasonPhrase();
+            sharing = ch.alloc().heapBuffer((int) sharingLength);
         }
         invalidateAfterUnsafe(head.status().code(), h);
         HopByHop.addVia(h, head.protocolVersion(), context.config().via());
@@ -450,6 +539,14 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             return;
         }
         sentBytes += content.content().readableBytes();
+        if (sharing != null) {
+            if (sharing.readableBytes() + content.content().readableBytes() > CollapsedFetches.MAX_SHARED_BYTES) {
+                sharing.release(); // longer than its Content-Length said: the front will refuse it anyway
+                sharing = null;
+            } else {
+                sharing.writeBytes(content.content(), content.content().readerIndex(), content.content().readableBytes());
+            }
+        }
         if (keeping != null) {
             if (keeping.readableBytes() + content.content().readableBytes() > context.cache().maxKeptBytes()) {
                 stopKeeping(); // larger than the private tier keeps
@@ -482,6 +579,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         long now = System.nanoTime();
         context.stats().record(outcome, now - started);
         logAccess(sentStatus, sentBytes, sentType, cacheStatus);
+        shareResponse();
         keepResponse();
         hintCache(status, originResponseHeaders);
         if (keepAlive && requestComplete) {
@@ -513,6 +611,18 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
             keeping.release();
             keeping = null;
         }
+    }
+
+    /** The origin's whole body arrived: those waiting for this fetch get it, if it may be shared and came whole. */
+    private void shareResponse() {
+        if (leading == null) {
+            return;
+        }
+        CollapsedFetches.Shared shared = null;
+        if (sharing != null && sharing.readableBytes() == sharingLength) {
+            shared = new CollapsedFetches.Shared(sentStatus, sharingReason, originResponseHeaders, ByteBufUtil.getBytes(sharing));
+        }
+        finishLeading(shared);
     }
 
     /** The origin's whole body arrived: the cache keeps the response privately. */
@@ -582,6 +692,7 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
         context.stats().record(failure.shed() ? Outcome.SHED : Outcome.ERROR, System.nanoTime() - started);
         responseComplete = true;
         stopKeeping();
+        finishLeading(null);
         logAccess(responseStarted ? sentStatus : failure.status(), sentBytes, sentType, cacheStatus);
         if (clientGone) {
             return;
