@@ -101,4 +101,40 @@ class CollapsedForwardingTest {
         }
         assertEquals(crowd, origin.requests.get(), "every request got its own fetch of a private page");
     }
+
+    @Test
+    void onceAnAnswerCouldNotBeSharedTheNextCrowdForThatUrlDoesNotWait() throws Exception {
+        start("max-age=60");
+        int crowd = 4;
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        CountDownLatch together = new CountDownLatch(crowd);
+        origin.route("/api", x -> {
+            boolean met = true;
+            if (asked.getAndIncrement() > 0) {
+                // Answered only once the whole crowd is at the origin at once, which waiting requests never are.
+                together.countDown();
+                try {
+                    met = together.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            x.getResponseHeaders().set("Cache-Control", "no-store");
+            TestOrigin.send(x, 200, met ? "together" : "alone");
+        });
+        HttpClient client = HttpClient.newBuilder().proxy(ProxySelector.of(proxy.address())).build();
+        // The first answer for /api: not to be shared.
+        assertEquals("together", client.send(HttpRequest.newBuilder(URI.create(origin.url("/api"))).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+        List<CompletableFuture<HttpResponse<String>>> pending = new ArrayList<>();
+        for (int i = 0; i < crowd; i++) {
+            pending.add(client.sendAsync(HttpRequest.newBuilder(URI.create(origin.url("/api"))).timeout(Duration.ofSeconds(20))
+                    .build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> p : pending) {
+            HttpResponse<String> r = p.get(30, TimeUnit.SECONDS);
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("together", r.body(), "no request waited for another's fetch of a URL known not to be shared");
+        }
+    }
 }

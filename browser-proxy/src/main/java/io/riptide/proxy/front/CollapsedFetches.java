@@ -1,7 +1,10 @@
 package io.riptide.proxy.front;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.riptide.core.http.Headers;
 import io.riptide.core.http.Storability;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,14 +36,28 @@ final class CollapsedFetches {
         void done(Shared shared);
     }
 
+    /**
+     * How long a URL whose answer could not be shared is not collapsed again: Varnish's "hit-for-miss" object, whose
+     * default lifetime is also two minutes. Without it every request for an uncacheable hot URL (an API answering
+     * {@code no-store}) would first wait for the one before it.
+     */
+    static final Duration NOT_SHARED_FOR = Duration.ofMinutes(2);
+    /** URLs remembered as not shared: a bound on memory whatever the URLs a browser asks for. */
+    static final int MAX_NOT_SHARED = 10_000;
+
     private final ConcurrentHashMap<String, List<Waiter>> inFlight = new ConcurrentHashMap<>();
+    private final Cache<String, Boolean> notShared = Caffeine.newBuilder().maximumSize(MAX_NOT_SHARED)
+            .expireAfterWrite(NOT_SHARED_FOR).executor(Runnable::run).build();
     private final Storability storability = new Storability();
 
     /**
-     * Whether the caller leads the fetch of {@code url} (none was in flight): it must then {@link #finish} it. Otherwise
-     * {@code w} waits for the fetch in flight.
+     * Whether the caller leads the fetch of {@code url} (none was in flight, or the URL's answer lately could not be
+     * shared): it must then {@link #finish} it. Otherwise {@code w} waits for the fetch in flight.
      */
     boolean leadOrWait(String url, Waiter w) {
+        if (notShared.getIfPresent(url) != null) {
+            return true;
+        }
         boolean[] lead = {false};
         inFlight.compute(url, (k, waiters) -> {
             if (waiters == null) {
@@ -53,8 +70,14 @@ final class CollapsedFetches {
         return lead[0];
     }
 
-    /** The leader's fetch of {@code url} ended with {@code shared} (null: nothing to share); every waiter learns it. */
+    /**
+     * The leader's fetch of {@code url} ended with {@code shared} (null: nothing to share, and the URL is not collapsed
+     * for {@link #NOT_SHARED_FOR}); every waiter learns it. Finishing a URL no one waits for is harmless.
+     */
     void finish(String url, Shared shared) {
+        if (shared == null) {
+            notShared.put(url, Boolean.TRUE);
+        }
         List<Waiter> waiters = inFlight.remove(url);
         if (waiters != null) {
             for (Waiter w : waiters) {
