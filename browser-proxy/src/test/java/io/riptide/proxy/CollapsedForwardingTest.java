@@ -137,4 +137,28 @@ class CollapsedForwardingTest {
             assertEquals("together", r.body(), "no request waited for another's fetch of a URL known not to be shared");
         }
     }
+
+    @Test
+    void aRequestThatLedItsFetchIsNotSentAgainWhenTheWaitersDeadlinePasses() throws Exception {
+        origin = new TestOrigin().route("/slow", x -> {
+            try {
+                Thread.sleep(600); // longer than the connect timeout below, which bounds how long a waiter waits
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            x.getResponseHeaders().set("Cache-Control", "max-age=60");
+            TestOrigin.send(x, 200, "slow page");
+        });
+        proxy = ProxyServer.start(ProxyConfig.builder().host("127.0.0.1").port(0).connectTimeout(Duration.ofMillis(200))
+                .build(), CacheLookup.NONE);
+        HttpClient client = HttpClient.newBuilder().proxy(ProxySelector.of(proxy.address())).build();
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(origin.url("/slow"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("slow page", r.body());
+        }
+        Thread.sleep(300);
+        assertEquals(2, origin.requests.get(), "each request fetched once");
+    }
 }

@@ -187,11 +187,12 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private void forwardMiss(CacheStatus status) {
         String key = CollapsedFetches.key(upstreamHead.method().name(), target.url().toString(), upstreamHead.headers());
         if (key != null) {
-            if (context.collapsed().leadOrWait(key, new Collapsed(key, status))) {
-                leading = key;
-            } else {
+            Collapsed waiting = new Collapsed(key, status);
+            if (!context.collapsed().leadOrWait(key, waiting)) {
+                waiting.armDeadline();
                 return;
             }
+            leading = key;
         }
         forward(Outcome.MISS, status);
     }
@@ -200,15 +201,21 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
     private final class Collapsed implements CollapsedFetches.Waiter {
         private final String key;
         private final CacheStatus status;
-        private final io.netty.util.concurrent.ScheduledFuture<?> deadline;
+        private io.netty.util.concurrent.ScheduledFuture<?> deadline;
         /** Set on the exchange's loop once it was answered, went itself, or its browser left. */
         private boolean decided;
 
         Collapsed(String key, CacheStatus status) {
             this.key = key;
             this.status = status;
-            this.deadline = ch.eventLoop().schedule(this::expired, context.config().connectTimeout().toMillis(),
-                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+
+        /** Called on the exchange's loop once it waits; the leader may have answered already (then this is moot). */
+        void armDeadline() {
+            if (!decided) {
+                deadline = ch.eventLoop().schedule(this::expired, context.config().connectTimeout().toMillis(),
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
         }
 
         private void expired() {
@@ -230,7 +237,9 @@ final class ProxyExchange implements Exchange, OriginExchange.Listener {
                 return;
             }
             decided = true;
-            deadline.cancel(false);
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
             if (clientGone) {
                 return;
             }
