@@ -130,8 +130,8 @@ final class ConnectionPipeline {
         p.addLast("idle", new IdleCloser(config.idleTimeout()));
         p.addLast("flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         p.addLast("frames", frames);
-        p.addLast("handshake", new HandshakeHandler(role, key, advertised.get(), handshakeCodec, config.handshakeTimeout(),
-                random, counters, () -> new MessageDecoder(nodeCodec), proven));
+        p.addLast("handshake", new HandshakeHandler(role, key, config.wireVersions(), advertised.get(), handshakeCodec,
+                config.handshakeTimeout(), random, counters, version -> new MessageDecoder(nodeCodec, version), proven));
         p.addLast("dispatch", new InboundDispatcher(handler, nodeLoop, counters));
         p.addLast("link", binder);
         p.addLast("guard", guard);

@@ -63,7 +63,7 @@ final class RawPeer implements AutoCloseable {
         in.readFully(frame);
         ByteBuf buf = Unpooled.wrappedBuffer(frame);
         try {
-            return Frames.decode(codec, buf);
+            return Frames.decode(codec, buf, Frames.OLDEST_VERSION);
         } finally {
             buf.release();
         }
@@ -136,9 +136,9 @@ final class RawPeer implements AutoCloseable {
         }
     }
 
-    /** The bytes of {@code message} framed as a node would send it. */
+    /** The bytes of {@code message} framed as a node of version 8 sends it (a raw peer offers no other, see VersionOffer). */
     static byte[] frame(MessageCodec codec, WireMessage message) {
-        ByteBuf buf = Frames.encode(codec, message, UnpooledByteBufAllocator.DEFAULT);
+        ByteBuf buf = Frames.encode(codec, message, Frames.OLDEST_VERSION, UnpooledByteBufAllocator.DEFAULT);
         try {
             byte[] bytes = new byte[buf.readableBytes()];
             buf.readBytes(bytes);
