@@ -131,8 +131,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             // Both ends see both offers, so a peer of this build refuses us too, for the same reason;
             // one of version 8 sees the connection close.
             counters.handshakeVersionRefused();
-            LOG.warn("refused {}: no wire version in common (this node speaks {}, the peer {})",
-                    ctx.channel().remoteAddress(), versions, hello.offer());
+            LOG.warn("refused {}: {}", ctx.channel().remoteAddress(), versions.noneInCommon(hello.offer()));
             refuse(ctx);
             return;
         }

@@ -35,6 +35,11 @@ public record WireVersions(int min, int max) {
         return top >= Math.max(min, peer.min()) ? OptionalInt.of(top) : OptionalInt.empty();
     }
 
+    /** Why a peer that offered {@code peer} is refused: no version in common, naming both ranges. */
+    String noneInCommon(Offer peer) {
+        return "no wire version in common: this node speaks " + this + ", the peer " + peer;
+    }
+
     /** What this node's Hello offers. */
     Offer offer() {
         return new Offer(min, max);
