@@ -21,8 +21,6 @@ import java.util.Arrays;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Proves our key to the peer and checks the peer's, agrees the link's wire version and keys, and lets
@@ -47,8 +45,6 @@ import org.slf4j.LoggerFactory;
  * place before the frame after its Proof is passed on, whether or not it came in the same read.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
-    private static final Logger LOG = LoggerFactory.getLogger(HandshakeHandler.class);
-
     private final Role role;
     private final SigningKey key;
     private final WireVersions versions;
@@ -57,6 +53,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final Duration timeout;
     private final SecureRandom random;
     private final TransportCounters counters;
+    private final VersionRefusals versionRefusals;
     /** The protocol decoder of a link at the given wire version. */
     private final IntFunction<ChannelHandler> protocolDecoder;
     private final Runnable onProven;
@@ -73,8 +70,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private boolean finished;
 
     HandshakeHandler(Role role, SigningKey key, WireVersions versions, NodeAddress advertised, MessageCodec codec,
-            Duration timeout, SecureRandom random, TransportCounters counters, IntFunction<ChannelHandler> protocolDecoder,
-            Runnable onProven) {
+            Duration timeout, SecureRandom random, TransportCounters counters, VersionRefusals versionRefusals,
+            IntFunction<ChannelHandler> protocolDecoder, Runnable onProven) {
         this.role = role;
         this.key = key;
         this.versions = versions;
@@ -83,6 +80,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         this.timeout = timeout;
         this.random = random;
         this.counters = counters;
+        this.versionRefusals = versionRefusals;
         this.protocolDecoder = protocolDecoder;
         this.onProven = onProven;
     }
@@ -130,8 +128,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (common.isEmpty()) {
             // Both ends see both offers, so a peer of this build refuses us too, for the same reason;
             // one of version 8 sees the connection close.
-            counters.handshakeVersionRefused();
-            LOG.warn("refused {}: {}", ctx.channel().remoteAddress(), versions.noneInCommon(hello.offer()));
+            versionRefusals.refused(ctx.channel().remoteAddress(), versions, hello.offer());
             refuse(ctx);
             return;
         }

@@ -12,8 +12,6 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
  * Runs one handshake between two handshake handlers over in-memory channels, both with fixed keys
@@ -58,16 +56,8 @@ final class HandshakeRecorder {
         return SigningKey.fromSeed(seed);
     }
 
-    /** The lines of one run: each frame written, in order, as "client"/"server" and hex. */
+    /** The lines of one run: each frame written, in order, as "client"/"server" and hex, then what each read. */
     static List<String> record(Side client, Side server) {
-        return record(client, server, (role, ch) -> null);
-    }
-
-    /**
-     * As {@link #record(Side, Side)}, also asking {@code extra} for a line about each channel at the end
-     * (null for none).
-     */
-    static List<String> record(Side client, Side server, BiFunction<Role, EmbeddedChannel, String> extra) {
         List<String> lines = new ArrayList<>();
         EmbeddedChannel c = channel(client.handler(Role.CLIENT, key(1), deterministic(11)));
         EmbeddedChannel s = channel(server.handler(Role.SERVER, key(2), deterministic(22)));
@@ -78,12 +68,6 @@ final class HandshakeRecorder {
             pump(c, s, lines);
             lines.add("client read " + readInbound(c));
             lines.add("server read " + readInbound(s));
-            for (Role role : Role.values()) {
-                String line = extra.apply(role, role == Role.CLIENT ? c : s);
-                if (line != null) {
-                    lines.add(line);
-                }
-            }
             return lines;
         } finally {
             c.finishAndReleaseAll();
@@ -134,9 +118,5 @@ final class HandshakeRecorder {
     /** Prints main's lines: compiled against main's classes with {@code mainSide()} there. */
     static void print(Side side) {
         record(side, side).forEach(System.out::println);
-    }
-
-    static Function<Role, String> unused() {
-        return r -> null;
     }
 }

@@ -47,7 +47,7 @@ class WireVersionCompatibilityTest {
     /** This build's handshake speaking {@code versions}; {@code agreed} gets the link's version. */
     private HandshakeRecorder.Side current(WireVersions versions, AtomicInteger agreed) {
         return (role, key, random) -> new HandshakeHandler(role, key, versions, address(role), HandshakeCodec.create(), TIMEOUT,
-                random, counters, version -> {
+                random, counters, new VersionRefusals(counters), version -> {
                     agreed.set(version);
                     return HandshakeRecorder.passThrough();
                 }, () -> { });
