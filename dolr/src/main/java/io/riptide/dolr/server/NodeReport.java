@@ -215,6 +215,9 @@ public final class NodeReport implements StatusSource {
                         t.handshakesFailed())
                 .counter("riptide_transport_handshakes_timed_out_total",
                         "Of the failed handshakes, those with no valid proof by the handshake timeout.", t.handshakesTimedOut())
+                .counter("riptide_transport_handshakes_version_refused_total",
+                        "Of the failed handshakes, those whose peer speaks no wire version this node speaks.",
+                        t.handshakesVersionRefused())
                 .counter("riptide_transport_frames_refused_total", "Connections closed for a bad frame.", t.framesRefused())
                 .counter("riptide_transport_handshake_frames_refused_total",
                         "Of the refused frames, those announced longer than a handshake frame may be, before the handshake.",

@@ -20,6 +20,7 @@ import io.riptide.dolr.transport.TransportMetrics;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -249,6 +250,14 @@ public final class OverlayServer implements AutoCloseable {
     /** The transport's counters; readable from any thread. */
     public TransportMetrics transportMetrics() {
         return transport.metrics();
+    }
+
+    /**
+     * The wire version of this node's authenticated link to {@code peer}, or empty if it has none:
+     * the highest version both speak, agreed in the link's handshake. Readable from any thread.
+     */
+    public OptionalInt linkVersion(NodeAddress peer) {
+        return transport.linkVersion(peer);
     }
 
     /** The Netty transport its loop and sockets run on (its group's: epoll or NIO). */

@@ -51,6 +51,7 @@ final class ConnectionPipeline {
     private final Supplier<NodeAddress> advertised;
     private final ByteCounter traffic;
     private final ErrorGuard guard;
+    private final VersionRefusals versionRefusals;
 
     ConnectionPipeline(SigningKey key, MessageCodec nodeCodec, MessageHandler handler, Executor nodeLoop,
             TransportConfig config, TransportCounters counters, SecureRandom random, PeerLinks links,
@@ -67,6 +68,7 @@ final class ConnectionPipeline {
         this.advertised = advertised;
         this.traffic = new ByteCounter(counters::bytesIn, counters::bytesOut);
         this.guard = new ErrorGuard(counters);
+        this.versionRefusals = new VersionRefusals(counters);
     }
 
     /**
@@ -130,8 +132,8 @@ final class ConnectionPipeline {
         p.addLast("idle", new IdleCloser(config.idleTimeout()));
         p.addLast("flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         p.addLast("frames", frames);
-        p.addLast("handshake", new HandshakeHandler(role, key, advertised.get(), handshakeCodec, config.handshakeTimeout(),
-                random, counters, () -> new MessageDecoder(nodeCodec), proven));
+        p.addLast("handshake", new HandshakeHandler(role, key, config.wireVersions(), advertised.get(), handshakeCodec,
+                config.handshakeTimeout(), random, counters, versionRefusals, version -> new MessageDecoder(nodeCodec, version), proven));
         p.addLast("dispatch", new InboundDispatcher(handler, nodeLoop, counters));
         p.addLast("link", binder);
         p.addLast("guard", guard);

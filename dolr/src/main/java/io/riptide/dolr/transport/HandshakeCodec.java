@@ -2,6 +2,7 @@ package io.riptide.dolr.transport;
 
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.wire.Frames;
 import io.riptide.core.wire.MessageCodec;
 import io.riptide.core.wire.WireReader;
 
@@ -15,6 +16,11 @@ final class HandshakeCodec {
     static final int FIRST_RESERVED_TAG = 0xFF00;
     static final int HELLO = FIRST_RESERVED_TAG;
     static final int PROOF = FIRST_RESERVED_TAG + 1;
+    /**
+     * The version byte of every handshake frame, whatever the link's version will be: the version
+     * is not agreed until both Hellos are in, and a node of version 8 refuses any other.
+     */
+    static final int FRAME_VERSION = Frames.OLDEST_VERSION;
 
     /**
      * The largest handshake frame, as its length field counts it (version, tag, fields): a

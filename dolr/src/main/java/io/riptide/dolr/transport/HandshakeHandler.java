@@ -18,15 +18,18 @@ import io.riptide.core.wire.WireMessage;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 
 /**
- * Proves our key to the peer and checks the peer's, agrees the link's keys, and lets no protocol
- * message through before both are done.
+ * Proves our key to the peer and checks the peer's, agrees the link's wire version and keys, and lets
+ * no protocol message through before all are done.
  *
- * <p>Each side sends {@link Hello} (a nonce and an ephemeral X25519 key) on connect, answers the
- * peer's Hello with its {@link Proof}, and accepts the peer once its Proof verifies. Anything else
+ * <p>Each side sends {@link Hello} (a nonce carrying the wire versions it speaks, and an ephemeral
+ * X25519 key) on connect; on the peer's Hello it picks the highest version both speak (refusing a
+ * peer with none, see {@link VersionOffer}) and answers with its {@link Proof}, signed over a
+ * transcript of that version; it accepts the peer once its Proof verifies. Anything else
  * (another message, a bad signature, an ephemeral key of small order, a malformed frame, no proof by
  * the timeout, counted from the connection becoming active whatever the peer sends meanwhile)
  * refuses the peer. On success this handler derives the {@link LinkKeys}, lifts what bounds an
@@ -44,16 +47,21 @@ import java.util.function.Supplier;
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final Role role;
     private final SigningKey key;
+    private final WireVersions versions;
     private final NodeAddress advertised;
     private final MessageCodec codec;
     private final Duration timeout;
     private final SecureRandom random;
     private final TransportCounters counters;
-    private final Supplier<ChannelHandler> protocolDecoder;
+    private final VersionRefusals versionRefusals;
+    /** The protocol decoder of a link at the given wire version. */
+    private final IntFunction<ChannelHandler> protocolDecoder;
     private final Runnable onProven;
 
     private Hello ownHello;
     private Hello peerHello;
+    /** The link's wire version, from the peer's Hello on. */
+    private int version;
     /** Ours until the peer's Hello arrives, then dropped. */
     private EphemeralKey ephemeral;
     /** What the two ephemeral keys agreed, from the peer's Hello until its Proof verifies. */
@@ -61,27 +69,29 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> timer;
     private boolean finished;
 
-    HandshakeHandler(Role role, SigningKey key, NodeAddress advertised, MessageCodec codec, Duration timeout,
-            SecureRandom random, TransportCounters counters, Supplier<ChannelHandler> protocolDecoder, Runnable onProven) {
+    HandshakeHandler(Role role, SigningKey key, WireVersions versions, NodeAddress advertised, MessageCodec codec,
+            Duration timeout, SecureRandom random, TransportCounters counters, VersionRefusals versionRefusals,
+            IntFunction<ChannelHandler> protocolDecoder, Runnable onProven) {
         this.role = role;
         this.key = key;
+        this.versions = versions;
         this.advertised = advertised;
         this.codec = codec;
         this.timeout = timeout;
         this.random = random;
         this.counters = counters;
+        this.versionRefusals = versionRefusals;
         this.protocolDecoder = protocolDecoder;
         this.onProven = onProven;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        byte[] nonce = new byte[Hello.NONCE_BYTES];
-        random.nextBytes(nonce);
+        byte[] nonce = VersionOffer.nonce(versions, random);
         ephemeral = EphemeralKey.generate(random);
         ownHello = new Hello(nonce, ephemeral.publicKey());
         timer = ctx.executor().schedule(() -> timeOut(ctx), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        ctx.writeAndFlush(Frames.encode(codec, ownHello, ctx.alloc()));
+        ctx.writeAndFlush(Frames.encode(codec, ownHello, HandshakeCodec.FRAME_VERSION, ctx.alloc()));
         ctx.fireChannelActive();
     }
 
@@ -94,7 +104,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             }
             WireMessage message;
             try {
-                message = Frames.decode(codec, frame);
+                message = Frames.decode(codec, frame, HandshakeCodec.FRAME_VERSION);
             } catch (WireException e) {
                 refuse(ctx);
                 return;
@@ -111,22 +121,31 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** On the peer's Hello: agree a secret with its ephemeral key, and send our Proof. */
+    /** On the peer's Hello: agree the link's version and a secret with its ephemeral key, and send our Proof. */
     private void answer(ChannelHandlerContext ctx, Hello hello) {
         peerHello = hello;
+        OptionalInt common = versions.highestCommon(hello.offer());
+        if (common.isEmpty()) {
+            // Both ends see both offers, so a peer of this build refuses us too, for the same reason;
+            // one of version 8 sees the connection close.
+            versionRefusals.refused(ctx.channel().remoteAddress(), versions, hello.offer());
+            refuse(ctx);
+            return;
+        }
+        version = common.getAsInt();
         secret = ephemeral.agree(hello.ephemeralKey());
         ephemeral = null;
         if (secret == null) {
             refuse(ctx);
             return;
         }
-        byte[] transcript = Transcript.of(role, clientHello(), serverHello(), key.publicKey(), advertised);
+        byte[] transcript = Transcript.of(version, role, clientHello(), serverHello(), key.publicKey(), advertised);
         Proof proof = new Proof(key.publicKey(), advertised, key.sign(transcript));
-        ctx.writeAndFlush(Frames.encode(codec, proof, ctx.alloc()));
+        ctx.writeAndFlush(Frames.encode(codec, proof, HandshakeCodec.FRAME_VERSION, ctx.alloc()));
     }
 
     private void check(ChannelHandlerContext ctx, Proof proof) {
-        byte[] transcript = Transcript.of(role.peer(), clientHello(), serverHello(), proof.key(), proof.address());
+        byte[] transcript = Transcript.of(version, role.peer(), clientHello(), serverHello(), proof.key(), proof.address());
         if (!proof.key().verify(transcript, proof.signature())) {
             refuse(ctx);
             return;
@@ -143,9 +162,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         ctx.pipeline().addBefore(ctx.name(), ConnectionPipeline.SEALER, new FrameSealer(new FrameAead(keys.sending())));
         ctx.pipeline().addBefore(ctx.name(), ConnectionPipeline.OPENER,
                 new FrameOpener(new FrameAead(keys.receiving()), counters));
-        ctx.fireUserEventTriggered(new PeerAuthenticated(new NodeHandle(proof.key().nodeId(), proof.address())));
+        ctx.fireUserEventTriggered(new PeerAuthenticated(new NodeHandle(proof.key().nodeId(), proof.address()), version));
         // Frames behind the proof in the same read go to the protocol decoder from here on.
-        ctx.pipeline().replace(this, ConnectionPipeline.PROTOCOL_DECODER, protocolDecoder.get());
+        ctx.pipeline().replace(this, ConnectionPipeline.PROTOCOL_DECODER, protocolDecoder.apply(version));
     }
 
     private Hello clientHello() {

@@ -6,6 +6,8 @@ import io.riptide.core.wire.WireMessage;
 /**
  * First handshake message of each side: a fresh nonce the peer must sign over, and the public half
  * of a fresh X25519 key from which, with the peer's, the link's keys are agreed ({@link LinkKeys}).
+ * The nonce also carries the wire versions the side speaks ({@link VersionOffer}); the message is
+ * the same, field for field, as the previous release's, so a node of version 8 reads it.
  */
 record Hello(byte[] nonce, byte[] ephemeralKey) implements WireMessage {
     /** Bytes in a nonce: enough that a nonce never repeats. */
@@ -20,5 +22,10 @@ record Hello(byte[] nonce, byte[] ephemeralKey) implements WireMessage {
         if (ephemeralKey == null || ephemeralKey.length != KEY_BYTES) {
             throw new IllegalArgumentException("an ephemeral key is " + KEY_BYTES + " bytes");
         }
+    }
+
+    /** The wire versions this Hello's sender offered. */
+    WireVersions.Offer offer() {
+        return VersionOffer.of(nonce);
     }
 }

@@ -31,9 +31,9 @@ final class LinkBinder extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof PeerAuthenticated authenticated) {
             if (link != null) {
-                link.ready(ctx.channel());
+                link.ready(ctx.channel(), authenticated.version());
             } else {
-                link = links.adopt(authenticated.peer().address(), ctx.channel());
+                link = links.adopt(authenticated.peer().address(), ctx.channel(), authenticated.version());
             }
         }
         ctx.fireUserEventTriggered(event);

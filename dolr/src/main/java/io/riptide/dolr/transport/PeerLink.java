@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.wire.WireMessage;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,23 +15,40 @@ import java.util.concurrent.atomic.AtomicLong;
  * link's event loop, which is also its channel's, so the queue and channel need no locks.
  *
  * <p>Bytes are counted from offer until the socket took them; past the bound a frame is dropped.
+ *
+ * <p>A frame is encoded when offered, at the link's wire version if the handshake has agreed it, else
+ * at the newest this node speaks; one that waited for a handshake that agreed another version is
+ * encoded again before it is written, so the peer gets every frame at the link's version.
  */
 final class PeerLink {
     private final NodeAddress address;
     private final EventLoop loop;
     private final long maxPendingBytes;
     private final TransportCounters counters;
+    private final LinkEncoder encoder;
     private final AtomicLong pendingBytes = new AtomicLong();
-    private final ArrayDeque<ByteBuf> waiting = new ArrayDeque<>();
+    private final ArrayDeque<Outgoing> waiting = new ArrayDeque<>();
     private Channel channel;
     private volatile boolean closed;
     private volatile boolean wasReady;
+    /** The newest version this node speaks until the handshake agreed the link's. */
+    private volatile int version;
 
-    PeerLink(NodeAddress address, EventLoop loop, long maxPendingBytes, TransportCounters counters) {
+    /** A message and its frame, encoded at the version its first byte after the length names. */
+    private record Outgoing(WireMessage message, ByteBuf frame) {
+        int version() {
+            return frame.getUnsignedByte(frame.readerIndex() + 4);
+        }
+    }
+
+    PeerLink(NodeAddress address, EventLoop loop, long maxPendingBytes, TransportCounters counters, LinkEncoder encoder,
+            int newestVersion) {
         this.address = address;
         this.loop = loop;
         this.maxPendingBytes = maxPendingBytes;
         this.counters = counters;
+        this.encoder = encoder;
+        this.version = newestVersion;
     }
 
     NodeAddress address() {
@@ -46,13 +64,18 @@ final class PeerLink {
         return pendingBytes.get();
     }
 
+    /** The wire version agreed in the link's handshake; before it, the version frames are encoded at. */
+    int version() {
+        return version;
+    }
+
     /** Whether the link ever had an authenticated channel (a link that never did failed to connect). */
     boolean wasReady() {
         return wasReady;
     }
 
-    /** Queues or writes {@code frame}, taking ownership of it. Never blocks. */
-    void offer(ByteBuf frame) {
+    /** Queues or writes {@code frame}, {@code message} framed, taking ownership of it. Never blocks. */
+    void offer(WireMessage message, ByteBuf frame) {
         int size = frame.readableBytes();
         if (closed) {
             drop(frame);
@@ -63,26 +86,34 @@ final class PeerLink {
             drop(frame);
             return;
         }
+        Outgoing out = new Outgoing(message, frame);
         try {
-            loop.execute(() -> deliver(frame));
+            loop.execute(() -> deliver(out));
         } catch (RejectedExecutionException e) {
             pendingBytes.addAndGet(-size);
             drop(frame);
         }
     }
 
-    private void deliver(ByteBuf frame) {
+    private void deliver(Outgoing out) {
         if (closed) {
-            pendingBytes.addAndGet(-frame.readableBytes());
-            drop(frame);
+            pendingBytes.addAndGet(-out.frame().readableBytes());
+            drop(out.frame());
         } else if (channel == null) {
-            waiting.add(frame);
+            waiting.add(out);
         } else {
-            write(frame);
+            write(out);
         }
     }
 
-    private void write(ByteBuf frame) {
+    private void write(Outgoing out) {
+        ByteBuf frame = out.frame();
+        if (out.version() != version) {
+            ByteBuf again = encoder.encode(out.message(), version);
+            pendingBytes.addAndGet(again.readableBytes() - frame.readableBytes());
+            frame.release();
+            frame = again;
+        }
         int size = frame.readableBytes();
         if (!channel.isWritable()) {
             // The peer isn't reading: dropping is what a best-effort network does.
@@ -100,12 +131,13 @@ final class PeerLink {
         });
     }
 
-    /** On the loop: the peer proved its key on {@code authenticated}; send what waited. */
-    void ready(Channel authenticated) {
+    /** On the loop: the peer proved its key on {@code authenticated}, agreeing {@code version}; send what waited. */
+    void ready(Channel authenticated, int agreed) {
         assert loop.inEventLoop();
         if (closed) {
             return;
         }
+        version = agreed;
         channel = authenticated;
         wasReady = true;
         while (!waiting.isEmpty()) {
@@ -133,10 +165,10 @@ final class PeerLink {
     }
 
     private void dropWaiting() {
-        ByteBuf frame;
-        while ((frame = waiting.poll()) != null) {
-            pendingBytes.addAndGet(-frame.readableBytes());
-            drop(frame);
+        Outgoing out;
+        while ((out = waiting.poll()) != null) {
+            pendingBytes.addAndGet(-out.frame().readableBytes());
+            drop(out.frame());
         }
     }
 

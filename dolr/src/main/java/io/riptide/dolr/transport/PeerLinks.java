@@ -7,6 +7,7 @@ import io.riptide.core.runtime.NodeAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,17 +26,34 @@ final class PeerLinks {
     private final Duration backoff;
     private final TransportCounters counters;
     private final Consumer<NodeAddress> onLost;
+    private final LinkEncoder encoder;
+    private final int newestVersion;
 
-    PeerLinks(long maxPendingBytes, Duration backoff, TransportCounters counters) {
-        this(maxPendingBytes, backoff, counters, address -> { });
-    }
-
-    /** As above; {@code onLost} hears of every link retired (a connect or handshake failed, or the connection closed). */
-    PeerLinks(long maxPendingBytes, Duration backoff, TransportCounters counters, Consumer<NodeAddress> onLost) {
+    /**
+     * Links whose frames {@code encoder} makes, at {@code newestVersion} until a handshake agrees a
+     * version; {@code onLost} hears of every link retired (a connect or handshake failed, or the
+     * connection closed).
+     */
+    PeerLinks(long maxPendingBytes, Duration backoff, TransportCounters counters, Consumer<NodeAddress> onLost,
+            LinkEncoder encoder, int newestVersion) {
         this.maxPendingBytes = maxPendingBytes;
         this.backoff = backoff;
         this.counters = counters;
         this.onLost = onLost;
+        this.encoder = encoder;
+        this.newestVersion = newestVersion;
+    }
+
+    /** The version a frame for {@code address} is best encoded at now: its link's, or the newest. */
+    int versionTo(NodeAddress address) {
+        PeerLink link = links.get(address);
+        return link != null ? link.version() : newestVersion;
+    }
+
+    /** The wire version of the authenticated link to {@code address}, or empty if there is none. */
+    OptionalInt agreedVersion(NodeAddress address) {
+        PeerLink link = links.get(address);
+        return link != null && link.wasReady() && !link.isClosed() ? OptionalInt.of(link.version()) : OptionalInt.empty();
     }
 
     /** The link to {@code address}, and whether it was just made (and so must be connected). */
@@ -48,7 +66,7 @@ final class PeerLinks {
         if (existing != null) {
             return new Lookup(existing, false);
         }
-        PeerLink fresh = new PeerLink(address, loops.get(), maxPendingBytes, counters);
+        PeerLink fresh = new PeerLink(address, loops.get(), maxPendingBytes, counters, encoder, newestVersion);
         PeerLink raced = links.putIfAbsent(address, fresh);
         return raced == null ? new Lookup(fresh, true) : new Lookup(raced, false);
     }
@@ -58,7 +76,7 @@ final class PeerLinks {
      * Only when the advertised host is the very IP the connection comes from: otherwise any node
      * could claim another's address and receive its traffic. Returns the new link, or null.
      */
-    PeerLink adopt(NodeAddress advertised, Channel channel) {
+    PeerLink adopt(NodeAddress advertised, Channel channel, int version) {
         if (!(channel.remoteAddress() instanceof InetSocketAddress remote) || remote.getAddress() == null) {
             return null;
         }
@@ -66,11 +84,11 @@ final class PeerLinks {
         if (claimed == null || !Arrays.equals(claimed, remote.getAddress().getAddress())) {
             return null;
         }
-        PeerLink link = new PeerLink(advertised, channel.eventLoop(), maxPendingBytes, counters);
+        PeerLink link = new PeerLink(advertised, channel.eventLoop(), maxPendingBytes, counters, encoder, newestVersion);
         if (links.putIfAbsent(advertised, link) != null) {
             return null;
         }
-        link.ready(channel);
+        link.ready(channel, version);
         return link;
     }
 

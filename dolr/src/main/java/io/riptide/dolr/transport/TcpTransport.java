@@ -28,6 +28,7 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +87,8 @@ public final class TcpTransport implements Transport {
         this.ioGroup = ioGroup;
         this.config = config;
         this.links = new PeerLinks(config.maxPendingBytesPerPeer(), config.reconnectBackoff(), counters,
-                address -> tellLost(address, handlerExecutor, onLinkLost));
+                address -> tellLost(address, handlerExecutor, onLinkLost),
+                (message, version) -> Frames.encode(codec, message, version, ByteBufAllocator.DEFAULT), config.wireVersions().max());
         this.unauthenticated = new UnauthenticatedConnections(config.maxUnauthenticatedPerSource(),
                 config.maxUnauthenticated(), counters);
         this.pipeline = new ConnectionPipeline(key, codec, handler, handlerExecutor, config, counters, new SecureRandom(),
@@ -157,6 +159,14 @@ public final class TcpTransport implements Transport {
         return new NodeHandle(key.publicKey().nodeId(), advertised);
     }
 
+    /**
+     * The wire version of this node's authenticated link to {@code peer}, or empty if there is none
+     * (yet): the highest version both speak, agreed in the link's handshake.
+     */
+    public OptionalInt linkVersion(NodeAddress peer) {
+        return links.agreedVersion(peer);
+    }
+
     /** A snapshot of the counters. */
     public TransportMetrics metrics() {
         return counters.snapshot(connections.size(), unauthenticated.count());
@@ -177,7 +187,7 @@ public final class TcpTransport implements Transport {
             counters.messageDropped();
             return;
         }
-        ByteBuf frame = Frames.encode(codec, message, ByteBufAllocator.DEFAULT);
+        ByteBuf frame = Frames.encode(codec, message, links.versionTo(to), ByteBufAllocator.DEFAULT);
         if (frame.readableBytes() - (Frames.HEADER_BYTES - 1) > config.maxFrameBytes()) {
             // The peer would refuse it and drop the whole connection with it.
             frame.release();
@@ -188,7 +198,7 @@ public final class TcpTransport implements Transport {
         if (lookup.created()) {
             connect(lookup.link());
         }
-        lookup.link().offer(frame);
+        lookup.link().offer(message, frame);
     }
 
     private void connect(PeerLink link) {

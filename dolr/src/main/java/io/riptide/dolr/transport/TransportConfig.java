@@ -19,6 +19,9 @@ import java.time.Duration;
  *     have not yet proved a key; one more is closed before anything is read from it
  * @param maxUnauthenticated most inbound connections in all whose peers have not yet proved a key;
  *     one more is closed before anything is read from it
+ * @param wireVersions the wire versions this node speaks; each link runs at the highest both ends
+ *     speak. All this build speaks by default; version 8 alone makes the node's handshake and
+ *     frames the previous release's, byte for byte (see docs/operations.md, rolling upgrades)
  */
 public record TransportConfig(
         int maxFrameBytes,
@@ -28,7 +31,8 @@ public record TransportConfig(
         int maxPendingBytesPerPeer,
         Duration reconnectBackoff,
         int maxUnauthenticatedPerSource,
-        int maxUnauthenticated) {
+        int maxUnauthenticated,
+        WireVersions wireVersions) {
 
     /**
      * Default of {@link #maxUnauthenticatedPerSource}: a handshake takes milliseconds, so even several
@@ -59,6 +63,9 @@ public record TransportConfig(
             throw new IllegalArgumentException("need 1 <= maxUnauthenticatedPerSource <= maxUnauthenticated, got "
                     + maxUnauthenticatedPerSource + " and " + maxUnauthenticated);
         }
+        if (wireVersions == null) {
+            throw new IllegalArgumentException("wireVersions must be given");
+        }
     }
 
     private static void requirePositive(Duration d, String name) {
@@ -71,48 +78,54 @@ public record TransportConfig(
     public static TransportConfig defaults() {
         return new TransportConfig(Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(5), Duration.ofSeconds(10),
                 Duration.ofMinutes(2), 2 * Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofMillis(250),
-                DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE, DEFAULT_MAX_UNAUTHENTICATED);
+                DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE, DEFAULT_MAX_UNAUTHENTICATED, WireVersions.all());
     }
 
     /** This config with another maximum frame size. */
     public TransportConfig withMaxFrameBytes(int bytes) {
         return new TransportConfig(bytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
     }
 
     /** This config with another connect timeout. */
     public TransportConfig withConnectTimeout(Duration timeout) {
         return new TransportConfig(maxFrameBytes, timeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
     }
 
     /** This config with another handshake timeout. */
     public TransportConfig withHandshakeTimeout(Duration timeout) {
         return new TransportConfig(maxFrameBytes, connectTimeout, timeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
     }
 
     /** This config with another idle timeout. */
     public TransportConfig withIdleTimeout(Duration timeout) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, timeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
     }
 
     /** This config with another bound on bytes pending per peer. */
     public TransportConfig withMaxPendingBytesPerPeer(int bytes) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, bytes, reconnectBackoff,
-                maxUnauthenticatedPerSource, maxUnauthenticated);
+                maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
     }
 
     /** This config with another reconnect backoff. */
     public TransportConfig withReconnectBackoff(Duration backoff) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                backoff, maxUnauthenticatedPerSource, maxUnauthenticated);
+                backoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
     }
 
     /** This config with other caps on connections whose peers have not yet proved a key. */
     public TransportConfig withMaxUnauthenticated(int perSource, int total) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, perSource, total);
+                reconnectBackoff, perSource, total, wireVersions);
+    }
+
+    /** This config with other wire versions spoken. */
+    public TransportConfig withWireVersions(WireVersions versions) {
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, versions);
     }
 }

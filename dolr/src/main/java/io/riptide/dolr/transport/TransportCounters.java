@@ -8,6 +8,7 @@ final class TransportCounters {
     private final LongAdder connectionsOut = new LongAdder();
     private final LongAdder handshakesFailed = new LongAdder();
     private final LongAdder handshakesTimedOut = new LongAdder();
+    private final LongAdder handshakesVersionRefused = new LongAdder();
     private final LongAdder framesOverHandshakeCap = new LongAdder();
     private final LongAdder refusedOverSourceCap = new LongAdder();
     private final LongAdder refusedOverTotalCap = new LongAdder();
@@ -33,6 +34,10 @@ final class TransportCounters {
 
     void handshakeTimedOut() {
         handshakesTimedOut.increment();
+    }
+
+    void handshakeVersionRefused() {
+        handshakesVersionRefused.increment();
     }
 
     void frameOverHandshakeCap() {
@@ -78,6 +83,7 @@ final class TransportCounters {
     TransportMetrics snapshot(int openConnections, int unauthenticatedConnections) {
         return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, unauthenticatedConnections,
                 refusedOverSourceCap.sum(), refusedOverTotalCap.sum(), handshakesFailed.sum(), handshakesTimedOut.sum(),
+                handshakesVersionRefused.sum(),
                 framesRefused.sum(), framesOverHandshakeCap.sum(), framesFailedAuthentication.sum(), messagesSent.sum(), messagesReceived.sum(),
                 messagesDropped.sum(), bytesIn.sum(), bytesOut.sum());
     }

@@ -15,6 +15,8 @@ package io.riptide.dolr.transport;
  * @param handshakesFailed connections refused because they did not prove a key in time and in order
  * @param handshakesTimedOut of {@code handshakesFailed}, those whose peer had not proved a key by the
  *     handshake timeout
+ * @param handshakesVersionRefused of {@code handshakesFailed}, those whose peer speaks no wire version
+ *     this node speaks
  * @param framesRefused connections closed for a frame that is too long, negative or undecodable
  * @param framesOverHandshakeCap of {@code framesRefused}, those whose frame was announced longer than
  *     a handshake frame may be, before the peer had proved a key
@@ -36,6 +38,7 @@ public record TransportMetrics(
         long refusedOverTotalCap,
         long handshakesFailed,
         long handshakesTimedOut,
+        long handshakesVersionRefused,
         long framesRefused,
         long framesOverHandshakeCap,
         long framesFailedAuthentication,

@@ -6,6 +6,7 @@ import io.netty.channel.EventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.NodeAddress;
+import io.riptide.core.wire.MessageCodec;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,14 +64,23 @@ final class Cluster implements AutoCloseable {
         return start(newKey(), 0, config, onLinkLost);
     }
 
+    /** A node whose messages are {@code codec}'s rather than {@link Ping}'s. */
+    Node start(TransportConfig config, MessageCodec codec) {
+        return start(newKey(), 0, config, address -> { }, codec);
+    }
+
     private Node start(SigningKey key, int port, TransportConfig config, Consumer<NodeAddress> onLinkLost) {
+        return start(key, port, config, onLinkLost, Ping.codec());
+    }
+
+    private Node start(SigningKey key, int port, TransportConfig config, Consumer<NodeAddress> onLinkLost, MessageCodec codec) {
         Inbox inbox = new Inbox();
         EventLoop loop = nodeLoops.next();
         TcpTransport t = null;
         // A port just closed is released at its I/O loop's next select; retry for a bounded moment.
         for (int attempt = 0; t == null; attempt++) {
             try {
-                t = new TcpTransport(key, new NodeAddress(HOST, port), Ping.codec(), inbox, loop, io, config, onLinkLost);
+                t = new TcpTransport(key, new NodeAddress(HOST, port), codec, inbox, loop, io, config, onLinkLost);
             } catch (UncheckedIOException e) {
                 if (port == 0 || attempt >= 50) {
                     throw e;

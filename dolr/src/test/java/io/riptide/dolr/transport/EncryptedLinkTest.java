@@ -206,7 +206,7 @@ class EncryptedLinkTest {
     private static Object decode(MessageCodec codec, byte[] frame) {
         ByteBuf buf = Unpooled.wrappedBuffer(frame, 4, frame.length - 4);
         try {
-            return Frames.decode(codec, buf);
+            return Frames.decode(codec, buf, Frames.OLDEST_VERSION);
         } catch (WireException e) {
             throw new AssertionError(e);
         } finally {

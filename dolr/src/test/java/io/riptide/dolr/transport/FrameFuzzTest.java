@@ -54,7 +54,8 @@ class FrameFuzzTest {
     private final MessageCodec nodeCodec = Ping.codec();
     private final ConnectionPipeline pipeline = new ConnectionPipeline(SigningKey.fromSeed(filled(1)), nodeCodec,
             (from, m) -> delivered.add(m), Runnable::run, config, counters, new SecureRandom(),
-            new PeerLinks(1 << 20, Duration.ZERO, counters), new UnauthenticatedConnections(CASES, CASES, counters),
+            new PeerLinks(1 << 20, Duration.ZERO, counters, address -> { },
+                    (m, version) -> Frames.encode(nodeCodec, m, version, alloc), Frames.VERSION), new UnauthenticatedConnections(CASES, CASES, counters),
             () -> SERVER);
     private final NettyLogWatch netty = new NettyLogWatch();
 
@@ -180,7 +181,7 @@ class FrameFuzzTest {
                 }
             }
             try {
-                WireMessage m = Frames.decode(afterHandshake ? nodeCodec : handshakeCodec, frame);
+                WireMessage m = Frames.decode(afterHandshake ? nodeCodec : handshakeCodec, frame, Frames.OLDEST_VERSION);
                 if (afterHandshake) {
                     messages++;
                 } else if (m instanceof Hello && !sawHello) {
@@ -380,7 +381,7 @@ class FrameFuzzTest {
         assertNotNull(frame, "server wrote a frame");
         try {
             frame.skipBytes(4);
-            return Frames.decode(handshakeCodec, frame);
+            return Frames.decode(handshakeCodec, frame, Frames.OLDEST_VERSION);
         } catch (WireException e) {
             throw new AssertionError(e);
         } finally {

@@ -127,7 +127,7 @@ class HostilePeerTest {
         SigningKey key = cluster.newKey();
         NodeAddress advertised = new NodeAddress(Cluster.HOST, 1);
         Hello staleClient = ManualHandshake.hello(new byte[Hello.NONCE_BYTES]);
-        byte[] stale = Transcript.of(Role.CLIENT, staleClient, ManualHandshake.hello(new byte[Hello.NONCE_BYTES]),
+        byte[] stale = Transcript.of(Frames.OLDEST_VERSION, Role.CLIENT, staleClient, ManualHandshake.hello(new byte[Hello.NONCE_BYTES]),
                 key.publicKey(), advertised);
         try (RawPeer peer = new RawPeer(server.address())) {
             peer.read(HandshakeCodec.create());
@@ -146,7 +146,7 @@ class HostilePeerTest {
             Hello clientHello = ManualHandshake.hello(new byte[Hello.NONCE_BYTES]);
             peer.write(RawPeer.frame(HandshakeCodec.create(), clientHello));
             Proof serverProof = assertInstanceOf(Proof.class, peer.read(HandshakeCodec.create()));
-            byte[] asServer = Transcript.of(Role.SERVER, clientHello, serverHello, serverProof.key(), serverProof.address());
+            byte[] asServer = Transcript.of(Frames.OLDEST_VERSION, Role.SERVER, clientHello, serverHello, serverProof.key(), serverProof.address());
             assertTrue(serverProof.key().verify(asServer, serverProof.signature()), "server proof verifies as the server's");
             assertEquals(server.transport().self().id(), serverProof.key().nodeId());
             peer.write(RawPeer.frame(HandshakeCodec.create(), serverProof));
@@ -204,7 +204,7 @@ class HostilePeerTest {
         int length = in.readInt();
         ByteBuf buf = Unpooled.wrappedBuffer(in.readNBytes(length));
         try {
-            return Frames.decode(codec, buf);
+            return Frames.decode(codec, buf, Frames.OLDEST_VERSION);
         } finally {
             buf.release();
         }
@@ -212,7 +212,7 @@ class HostilePeerTest {
 
     private static boolean decodes(MessageCodec codec, ByteBuf frame) {
         try {
-            Frames.decode(codec, frame);
+            Frames.decode(codec, frame, Frames.OLDEST_VERSION);
             return true;
         } catch (WireException e) {
             return false;

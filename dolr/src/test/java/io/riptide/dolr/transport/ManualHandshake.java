@@ -1,5 +1,6 @@
 package io.riptide.dolr.transport;
 
+import io.riptide.core.wire.Frames;
 import io.riptide.core.crypto.EphemeralKey;
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.crypto.SigningKey;
@@ -36,7 +37,7 @@ final class ManualHandshake {
     /** Our Proof for the peer's {@code peer} Hello: {@code presented}'s key and address, signed by {@code signer}. */
     Proof proof(Hello peer, SigningKey presented, SigningKey signer, NodeAddress advertised) {
         peerHello = peer;
-        byte[] transcript = Transcript.of(role, clientHello(), serverHello(), presented.publicKey(), advertised);
+        byte[] transcript = Transcript.of(Frames.OLDEST_VERSION, role, clientHello(), serverHello(), presented.publicKey(), advertised);
         return new Proof(presented.publicKey(), advertised, signer.sign(transcript));
     }
 

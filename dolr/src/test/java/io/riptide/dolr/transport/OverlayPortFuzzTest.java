@@ -151,7 +151,7 @@ class OverlayPortFuzzTest {
 
     /** A body framed as a node frames it: length, wire version, body. */
     private static byte[] frame(byte[] body) {
-        return ByteBuffer.allocate(5 + body.length).putInt(1 + body.length).put((byte) Frames.VERSION).put(body).array();
+        return ByteBuffer.allocate(5 + body.length).putInt(1 + body.length).put((byte) Frames.OLDEST_VERSION).put(body).array();
     }
 
     private static byte[] mutate(Random r, List<byte[]> bodies) {

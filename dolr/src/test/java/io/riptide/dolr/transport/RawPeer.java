@@ -63,7 +63,7 @@ final class RawPeer implements AutoCloseable {
         in.readFully(frame);
         ByteBuf buf = Unpooled.wrappedBuffer(frame);
         try {
-            return Frames.decode(codec, buf);
+            return Frames.decode(codec, buf, Frames.OLDEST_VERSION);
         } finally {
             buf.release();
         }
@@ -136,9 +136,21 @@ final class RawPeer implements AutoCloseable {
         }
     }
 
-    /** The bytes of {@code message} framed as a node would send it. */
+    /** The message in a whole handshake frame ({@code u32 length} included), as a node of version 8 reads it. */
+    static WireMessage decode(MessageCodec codec, byte[] frame) {
+        ByteBuf buf = Unpooled.wrappedBuffer(frame, 4, frame.length - 4);
+        try {
+            return Frames.decode(codec, buf, Frames.OLDEST_VERSION);
+        } catch (WireException e) {
+            throw new AssertionError(e);
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** The bytes of {@code message} framed as a node of version 8 sends it (a raw peer offers no other, see VersionOffer). */
     static byte[] frame(MessageCodec codec, WireMessage message) {
-        ByteBuf buf = Frames.encode(codec, message, UnpooledByteBufAllocator.DEFAULT);
+        ByteBuf buf = Frames.encode(codec, message, Frames.OLDEST_VERSION, UnpooledByteBufAllocator.DEFAULT);
         try {
             byte[] bytes = new byte[buf.readableBytes()];
             buf.readBytes(bytes);

@@ -94,7 +94,7 @@ class UnauthenticatedFloodTest {
 
     /** Announces a frame of the largest size and streams junk into it until done or cut off; the bytes written. */
     private static long flood(RawPeer peer) {
-        byte[] header = {1, 0, 0, 0, (byte) Frames.VERSION};
+        byte[] header = {1, 0, 0, 0, (byte) Frames.OLDEST_VERSION};
         byte[] junk = new byte[CHUNK];
         if (!peer.write(header)) {
             return 0;

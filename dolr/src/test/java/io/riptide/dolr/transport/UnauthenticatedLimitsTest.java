@@ -69,7 +69,7 @@ class UnauthenticatedLimitsTest {
         RawPeer peer = attacker(server, 2);
         byte[] junk = new byte[16 * 1024];
         long sent = 0;
-        if (peer.write(new byte[] {1, 0, 0, 0, (byte) Frames.VERSION})) {
+        if (peer.write(new byte[] {1, 0, 0, 0, (byte) Frames.OLDEST_VERSION})) {
             // Up to 1 MiB of the announced 16: whatever the kernel's buffers take before the reset.
             while (sent < (1 << 20) && peer.write(junk)) {
                 sent += junk.length;

@@ -53,24 +53,34 @@ public final class MessageCodec {
         return byType.containsKey(type);
     }
 
-    /** Writes the type tag and fields of {@code message}. */
+    /** Writes the type tag and fields of {@code message} at the newest wire version. */
     public void encodeBody(WireMessage message, ByteBuf out) {
+        encodeBody(message, out, Frames.VERSION);
+    }
+
+    /** Writes the type tag and fields of {@code message} as wire version {@code version} has them. */
+    public void encodeBody(WireMessage message, ByteBuf out, int version) {
         Entry<?> entry = byType.get(message.getClass());
         if (entry == null) {
             throw new IllegalArgumentException("no codec for " + message.getClass().getName());
         }
         out.writeShort(entry.tag());
-        entry.encode(message, new WireWriter(out));
+        entry.encode(message, new WireWriter(out, version));
     }
 
-    /** Reads a body written by {@link #encodeBody}; all of {@code in} must be consumed. */
+    /** Reads a body written by {@link #encodeBody} at the newest wire version; all of {@code in} must be consumed. */
     public WireMessage decodeBody(ByteBuf in) throws WireException {
-        return decodeBody(in, 0);
+        return decodeBody(in, 0, Frames.VERSION);
+    }
+
+    /** Reads a body written at wire version {@code version}; all of {@code in} must be consumed. */
+    public WireMessage decodeBody(ByteBuf in, int version) throws WireException {
+        return decodeBody(in, 0, version);
     }
 
     /** Reads a body nested {@code depth} messages deep inside another. */
-    WireMessage decodeBody(ByteBuf in, int depth) throws WireException {
-        WireReader reader = new WireReader(in, depth);
+    WireMessage decodeBody(ByteBuf in, int depth, int version) throws WireException {
+        WireReader reader = new WireReader(in, depth, version);
         int tag = reader.u16();
         Entry<?> entry = byTag.get(tag);
         if (entry == null) {

@@ -25,14 +25,25 @@ public final class WireReader {
 
     private final ByteBuf in;
     private final int depth;
+    private final int version;
 
+    /** A reader of fields written at this build's newest wire version ({@link Frames#VERSION}). */
     public WireReader(ByteBuf in) {
-        this(in, 0);
+        this(in, 0, Frames.VERSION);
     }
 
-    WireReader(ByteBuf in, int depth) {
+    WireReader(ByteBuf in, int depth, int version) {
         this.in = in;
         this.depth = depth;
+        this.version = version;
+    }
+
+    /**
+     * The wire version the fields were written at: the link's, negotiated in its handshake. A decoder
+     * reads a field new in version v only when this is at least v.
+     */
+    public int version() {
+        return version;
     }
 
     /** Reads one field of a message. */
@@ -148,7 +159,7 @@ public final class WireReader {
         int length = i32();
         need(length, "nested message");
         ByteBuf slice = in.readSlice(length);
-        return codec.decodeBody(slice, depth + 1);
+        return codec.decodeBody(slice, depth + 1, version);
     }
 
     /** Fails unless the whole input was consumed: trailing bytes mean a malformed message. */

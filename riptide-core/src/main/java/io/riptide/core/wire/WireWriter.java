@@ -11,9 +11,25 @@ import java.util.function.BiConsumer;
 /** Writes message fields to a buffer in the wire format that {@link WireReader} reads back. */
 public final class WireWriter {
     private final ByteBuf out;
+    private final int version;
 
+    /** A writer at this build's newest wire version ({@link Frames#VERSION}). */
     public WireWriter(ByteBuf out) {
+        this(out, Frames.VERSION);
+    }
+
+    WireWriter(ByteBuf out, int version) {
         this.out = out;
+        this.version = version;
+    }
+
+    /**
+     * The wire version being written: the link's, negotiated in its handshake. An encoder writes a
+     * field new in version v only when this is at least v, since a peer of an older version could
+     * not read it.
+     */
+    public int version() {
+        return version;
     }
 
     public WireWriter u8(int value) {
@@ -86,7 +102,7 @@ public final class WireWriter {
     public WireWriter message(MessageCodec codec, WireMessage message) {
         int lengthAt = out.writerIndex();
         out.writeInt(0);
-        codec.encodeBody(message, out);
+        codec.encodeBody(message, out, version);
         out.setInt(lengthAt, out.writerIndex() - lengthAt - 4);
         return this;
     }

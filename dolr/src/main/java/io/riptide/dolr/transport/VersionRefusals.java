@@ -1,0 +1,50 @@
+package io.riptide.dolr.transport;
+
+import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts the peers refused for having no wire version in common, and tells the operator: unlike other
+ * failed handshakes this is usually a deployment mistake, so it is logged at WARN with both ranges,
+ * but at most once a minute (the others at DEBUG), so that a peer connecting again and again cannot
+ * fill the log.
+ */
+final class VersionRefusals {
+    private static final Logger LOG = LoggerFactory.getLogger(VersionRefusals.class);
+    static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    private final TransportCounters counters;
+    private final LongSupplier nanoTime;
+    private final AtomicLong lastWarned;
+
+    VersionRefusals(TransportCounters counters) {
+        this(counters, System::nanoTime);
+    }
+
+    VersionRefusals(TransportCounters counters, LongSupplier nanoTime) {
+        this.counters = counters;
+        this.nanoTime = nanoTime;
+        this.lastWarned = new AtomicLong(nanoTime.getAsLong() - WARN_EVERY_NANOS);
+    }
+
+    /**
+     * {@code peer} was refused because {@code ours} and its {@code offer} have no version in common;
+     * returns whether that was logged at WARN.
+     */
+    boolean refused(SocketAddress peer, WireVersions ours, WireVersions.Offer offer) {
+        counters.handshakeVersionRefused();
+        long now = nanoTime.getAsLong();
+        long last = lastWarned.get();
+        if (now - last >= WARN_EVERY_NANOS && lastWarned.compareAndSet(last, now)) {
+            LOG.warn("refused {}: {} (further refusals within a minute at DEBUG; all counted in "
+                    + "riptide_transport_handshakes_version_refused_total)", peer, ours.noneInCommon(offer));
+            return true;
+        }
+        LOG.debug("refused {}: {}", peer, ours.noneInCommon(offer));
+        return false;
+    }
+}
