@@ -21,6 +21,18 @@ public final class Tombstone {
     }
 
     /**
+     * Whether {@code replica} (a stored {@link CachedCopy}) is a tombstone. Cheap for anything else: a
+     * body of even one byte stops the decoding after the certificate. Says nothing of the signature.
+     */
+    public static boolean is(byte[] replica) {
+        try {
+            return CachedCopy.fromBytes(replica, 0).object().certificate().isTombstone();
+        } catch (ObjectFormatException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
      * {@code provider}'s tombstone for the object at {@code canonicalUrl} (variant {@code variantKey},
      * "" for none) as version {@code version}, purged at {@code purgedAtMillis} (the gateway's clock).
      */
