@@ -788,6 +788,11 @@ public final class OverlayNode implements MessageHandler {
         return updateCheck;
     }
 
+    /** The node's update check if a tree has brought anything yet; empty otherwise (inspection). */
+    public java.util.Optional<ReplicaUpdateCheck> updateCheckIfAny() {
+        return java.util.Optional.ofNullable(updateCheck);
+    }
+
     /** The node's version floor if an agent has used it or the store keeps one; empty otherwise (inspection). */
     public java.util.Optional<VersionFloor> versionFloorIfAny() {
         return java.util.Optional.ofNullable(versionFloor);
