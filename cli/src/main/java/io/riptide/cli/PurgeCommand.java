@@ -88,7 +88,7 @@ final class PurgeCommand implements Callable<Integer> {
                 return 0;
             case 404:
             case 405:
-                if (text.startsWith("no action at") || text.startsWith("POST is not supported")) {
+                if (text.startsWith("POST is not supported")) {
                     err.println("riptide purge: the admin server at " + target + " is not a gateway's (" + text + ")");
                 } else {
                     err.println("riptide purge: " + text);

@@ -110,11 +110,14 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         QueryStringDecoder query = new QueryStringDecoder(request.uri());
         AdminAction action = actions.get(query.path());
         if (action == null) {
-            String body = actions.isEmpty() ? "POST is not supported here; use GET"
-                    : "no action at " + query.path() + "; this admin server takes POST to " + String.join(", ",
-                            new java.util.TreeSet<>(actions.keySet()));
-            return () -> CompletableFuture.completedFuture(text(
-                    actions.isEmpty() ? HttpResponseStatus.METHOD_NOT_ALLOWED : HttpResponseStatus.NOT_FOUND, body));
+            // As for any method the pages do not take; an agent with actions names them.
+            String body = "POST is not supported at " + query.path() + "; use GET" + (actions.isEmpty() ? ""
+                    : " (actions: POST to " + String.join(", ", new java.util.TreeSet<>(actions.keySet())) + ")");
+            return () -> {
+                FullHttpResponse r = text(HttpResponseStatus.METHOD_NOT_ALLOWED, body);
+                r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+                return CompletableFuture.completedFuture(r);
+            };
         }
         if (!(from instanceof java.net.InetSocketAddress a) || !a.getAddress().isLoopbackAddress()) {
             return () -> CompletableFuture.completedFuture(text(HttpResponseStatus.FORBIDDEN,
