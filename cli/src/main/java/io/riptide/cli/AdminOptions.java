@@ -52,6 +52,12 @@ final class AdminOptions {
      * status page's URL. False, with the reason printed to stderr, if the port cannot be bound.
      */
     boolean start(String title, List<StatusSource> sources, List<CounterLog.Watch> watches, PrintWriter out) {
+        return start(title, sources, watches, java.util.Map.of(), out);
+    }
+
+    /** As above, the admin server also taking {@code actions} (POST, from this host only). */
+    boolean start(String title, List<StatusSource> sources, List<CounterLog.Watch> watches,
+                  java.util.Map<String, io.riptide.dolr.admin.AdminAction> actions, PrintWriter out) {
         if (port != null && (port < 0 || port > 0xffff)) {
             throw new ParameterException(spec.commandLine(), "--admin-port must be between 0 and 65535, got " + port);
         }
@@ -63,7 +69,7 @@ final class AdminOptions {
         StatusReports reports = new StatusReports(title, sources, REPORT_DEADLINE);
         if (port != null) {
             try {
-                server = AdminServer.start(host, port, reports);
+                server = AdminServer.start(host, port, reports, actions);
             } catch (UncheckedIOException e) {
                 spec.commandLine().getErr().println("riptide " + spec.name() + ": " + e.getCause().getMessage()
                         + "; choose another --admin-port, or 0 for any free one");

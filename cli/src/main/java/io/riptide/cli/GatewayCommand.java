@@ -13,6 +13,7 @@ import io.riptide.dolr.server.ServerSettings;
 import io.riptide.gateway.Gateway;
 import io.riptide.gateway.GatewayConfig;
 import io.riptide.gateway.admin.GatewayReport;
+import io.riptide.gateway.admin.PurgeAction;
 import io.riptide.gateway.origin.OriginFetcher;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import io.riptide.gateway.origin.OriginTls;
@@ -130,7 +131,8 @@ final class GatewayCommand implements Callable<Integer> {
             throw e;
         }
         if (!admin.start("Riptide gateway", List.of(NodeReport.of(server), new GatewayReport(server, () -> gateway[0],
-                fetcher::metrics)), concat(NodeReport.WATCHES, GatewayReport.WATCHES), out)) {
+                fetcher::metrics)), concat(NodeReport.WATCHES, GatewayReport.WATCHES),
+                Map.of(PurgeAction.PATH, new PurgeAction(server, () -> gateway[0])), out)) {
             server.close();
             fetcher.close();
             fetchGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -1,6 +1,8 @@
 package io.riptide.dolr;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.object.ReplicaUpdateCheck;
+import io.riptide.core.object.Tombstone;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.runtime.MessageHandler;
@@ -29,6 +31,7 @@ import io.riptide.dolr.lease.Leases;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.location.LocateStats;
 import io.riptide.dolr.location.Location;
+import io.riptide.dolr.location.LocationMessages;
 import io.riptide.dolr.location.LocationMessages.BodyRead;
 import io.riptide.dolr.location.LocationMessages.Found;
 import io.riptide.dolr.location.LocationMessages.HeadRead;
@@ -121,6 +124,8 @@ public final class OverlayNode implements MessageHandler {
     private final ContentStore store;
     // Made on first use unless the storage keeps one (a disk store's, persisted).
     private VersionFloor versionFloor;
+    // Judges versions that come down dissemination trees; made on first use, over the node's floor.
+    private ReplicaUpdateCheck updateCheck;
     private final ReplicaCopier copier;
     private final PointerStore pointers;
     private final LocalArea localArea;
@@ -238,10 +243,14 @@ public final class OverlayNode implements MessageHandler {
         this.asks = new Asks(this);
         this.access = new AccessPoint(this, 10_000);
         this.dissemination = new Dissemination(env, config.heartbeatInterval(), 3, store::get, (guid, data) -> {
+            if (Tombstone.is(data)) {
+                // A purge: the old version's body goes now, not when replacement gets to it.
+                store.remove(guid);
+            }
             if (store.put(guid, data)) {
                 announce(guid);
             }
-        }, localArea::neighbours);
+        }, (guid, data) -> updateCheck().admits(guid, data), localArea::neighbours);
         this.app = appFactory.apply(this);
         forwarder.fallback(new RouteHandler() {
             @Override
@@ -765,6 +774,23 @@ public final class OverlayNode implements MessageHandler {
             versionFloor = new VersionFloor(VersionFloor.DEFAULT_CAPACITY);
         }
         return versionFloor;
+    }
+
+    /**
+     * What this node checks of each version its dissemination trees bring before it replaces a replica:
+     * signed for the GUID, not older than the node's floor (see {@link ReplicaUpdateCheck}); its counts
+     * show refused updates and tombstones. On the loop.
+     */
+    public ReplicaUpdateCheck updateCheck() {
+        if (updateCheck == null) {
+            updateCheck = new ReplicaUpdateCheck(versionFloor(), LocationMessages.MAX_READ_BYTES);
+        }
+        return updateCheck;
+    }
+
+    /** The node's update check if a tree has brought anything yet; empty otherwise (inspection). */
+    public java.util.Optional<ReplicaUpdateCheck> updateCheckIfAny() {
+        return java.util.Optional.ofNullable(updateCheck);
     }
 
     /** The node's version floor if an agent has used it or the store keeps one; empty otherwise (inspection). */

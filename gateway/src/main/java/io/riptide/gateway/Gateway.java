@@ -13,6 +13,7 @@ import io.riptide.core.wire.WireMessage;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.gateway.insert.Inserter;
+import io.riptide.gateway.insert.Purger;
 import io.riptide.gateway.monitor.Monitors;
 import io.riptide.gateway.push.PushHandler;
 import java.util.function.Function;
@@ -20,8 +21,8 @@ import java.util.function.Function;
 /**
  * The gateway agent on an overlay node: offers its provider's gateway service, so that cache
  * managers and proxies reach the nearest gateway by anycast, and answers their insert requests
- * (see {@link Inserter}), runs monitors for URLs that keep going stale ({@link Monitors}), and takes
- * publishers' pushes ({@link PushHandler}).
+ * (see {@link Inserter}), runs monitors for URLs that keep going stale ({@link Monitors}), takes
+ * publishers' pushes ({@link PushHandler}) and its operator's takedowns ({@link Purger}).
  */
 public final class Gateway implements OverlayApplication {
     private final OverlayNode node;
@@ -29,6 +30,7 @@ public final class Gateway implements OverlayApplication {
     private final Inserter inserter;
     private final Monitors monitors;
     private final PushHandler push;
+    private final Purger purger;
 
     private Gateway(OverlayNode node, SigningKey provider, Origin origin, GatewayConfig config, PushMode pushMode) {
         this.node = node;
@@ -38,6 +40,7 @@ public final class Gateway implements OverlayApplication {
         this.monitors = new Monitors(node.env(), config, inserter, pushMode);
         monitorsRef[0] = monitors;
         this.push = new PushHandler(node, config, inserter);
+        this.purger = new Purger(inserter, node.env());
     }
 
     /** Makes the gateway for the node it runs on (see {@code ServerSettings.withApplication}). */
@@ -95,6 +98,11 @@ public final class Gateway implements OverlayApplication {
 
     public Monitors monitors() {
         return monitors;
+    }
+
+    /** Takes URLs down at an operator's request ({@code riptide purge}). */
+    public Purger purger() {
+        return purger;
     }
 
     public PushHandler push() {

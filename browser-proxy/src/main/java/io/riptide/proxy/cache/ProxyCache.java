@@ -93,6 +93,8 @@ public final class ProxyCache {
     private long hits;
     private long overloaded;
     private long refreshes;
+    // Lookups that met a verified tombstone: the object was purged, the user went to the origin.
+    private long purged;
 
     /**
      * A cache reading {@code overlay} on {@code env}'s loop, trusting {@code providers} (the first is the
@@ -397,6 +399,15 @@ public final class ProxyCache {
                 memory.putNames(guid, r.version(), r.varyFields());
             }
             read(key, request, url, r.guid(), r.variant(), config.readDeadline().toNanos() - (env.nowNanos() - start), start, done);
+        } else if (checked instanceof ReplicaCheck.Copy c && c.copy().object().certificate().isTombstone()) {
+            // The provider purged the object: its verified tombstone raised the version floor (so no
+            // older copy is served again) and takes what memory kept; the user gets the origin's answer.
+            purged++;
+            if (memory != null) {
+                memory.remove(guid);
+                memory.remove(UrlNames.privateName(url.value(), VariantKey.NONE));
+            }
+            done.accept(LookupResult.forward(CacheStatus.forward("miss", "purged")));
         } else if (checked instanceof ReplicaCheck.Copy c) {
             long version = c.copy().object().certificate().version();
             LookupResult.Found found = new LookupResult.Found(guid, key.equals(primary), version, false, reply.replica(), reply.hops());
@@ -637,6 +648,11 @@ public final class ProxyCache {
     /** Requests answered with a verified copy. */
     public long hits() {
         return hits;
+    }
+
+    /** Lookups that found the object purged (a verified tombstone) and went to the origin. */
+    public long purgedLookups() {
+        return purged;
     }
 
     /** Replicas refused by verification (tampered, forged, older versions, malformed), in all. */

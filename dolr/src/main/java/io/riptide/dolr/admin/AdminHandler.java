@@ -34,19 +34,21 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final int MAX_PIPELINED = 8;
 
     private final StatusReports reports;
+    private final java.util.Map<String, AdminAction> actions;
     /** Completes when the last request's answer has been handed to the loop; touched only on the loop. */
     private CompletableFuture<?> tail = CompletableFuture.completedFuture(null);
     private int pending;
 
-    AdminHandler(StatusReports reports) {
+    AdminHandler(StatusReports reports, java.util.Map<String, AdminAction> actions) {
         this.reports = reports;
+        this.actions = java.util.Map.copyOf(actions);
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         boolean keepAlive = !request.decoderResult().isFailure() && HttpUtil.isKeepAlive(request);
         boolean head = HttpMethod.HEAD.equals(request.method());
-        Supplier<CompletableFuture<FullHttpResponse>> answer = answer(request);
+        Supplier<CompletableFuture<FullHttpResponse>> answer = answer(request, ctx.channel().remoteAddress());
         if (++pending > MAX_PIPELINED) {
             LOG.debug("closing admin connection {}: more than {} requests queued", ctx.channel().remoteAddress(), MAX_PIPELINED);
             ctx.close();
@@ -72,12 +74,15 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
      * What to answer {@code request} with, made only when its turn comes (so nothing is allocated for a
      * request that is never answered); only a report takes time. The request is not used after this returns.
      */
-    private Supplier<CompletableFuture<FullHttpResponse>> answer(FullHttpRequest request) {
+    private Supplier<CompletableFuture<FullHttpResponse>> answer(FullHttpRequest request, java.net.SocketAddress from) {
         if (request.decoderResult().isFailure()) {
             String body = "malformed request: " + request.decoderResult().cause().getMessage();
             return () -> CompletableFuture.completedFuture(text(HttpResponseStatus.BAD_REQUEST, body));
         }
         HttpMethod method = request.method();
+        if (HttpMethod.POST.equals(method)) {
+            return action(request, from);
+        }
         if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
             String body = method + " is not supported here; use GET";
             return () -> {
@@ -98,6 +103,32 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return () -> CompletableFuture.completedFuture(text(HttpResponseStatus.NOT_FOUND, body));
         }
         return () -> reports.collect().thenApply(page);
+    }
+
+    /** A POST: an action, if the path names one, asked from this host with the admin field. */
+    private Supplier<CompletableFuture<FullHttpResponse>> action(FullHttpRequest request, java.net.SocketAddress from) {
+        QueryStringDecoder query = new QueryStringDecoder(request.uri());
+        AdminAction action = actions.get(query.path());
+        if (action == null) {
+            // As for any method the pages do not take; an agent with actions names them.
+            String body = "POST is not supported at " + query.path() + "; use GET" + (actions.isEmpty() ? ""
+                    : " (actions: POST to " + String.join(", ", new java.util.TreeSet<>(actions.keySet())) + ")");
+            return () -> {
+                FullHttpResponse r = text(HttpResponseStatus.METHOD_NOT_ALLOWED, body);
+                r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+                return CompletableFuture.completedFuture(r);
+            };
+        }
+        if (!(from instanceof java.net.InetSocketAddress a) || !a.getAddress().isLoopbackAddress()) {
+            return () -> CompletableFuture.completedFuture(text(HttpResponseStatus.FORBIDDEN,
+                    "actions are taken only from this machine (loopback); run riptide on the agent's host"));
+        }
+        if (!request.headers().contains(AdminAction.HEADER)) {
+            return () -> CompletableFuture.completedFuture(text(HttpResponseStatus.FORBIDDEN,
+                    "an action needs the " + AdminAction.HEADER + " field (riptide sends it; a web page cannot)"));
+        }
+        java.util.Map<String, java.util.List<String>> parameters = query.parameters();
+        return () -> action.run(parameters).thenApply(done -> text(HttpResponseStatus.valueOf(done.status()), done.text()));
     }
 
     private static FullHttpResponse unavailable(Throwable failure) {

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A small HTTP server for operators: {@code /} and {@code /status} (HTML), {@code /status.json} and
- * {@code /metrics} (Prometheus text). It runs on a thread of its own, never the node's loop, and keeps
+ * {@code /metrics} (Prometheus text), and an agent's {@link AdminAction}s (POST, from this host only). It runs on a thread of its own, never the node's loop, and keeps
  * every request, connection count and idle connection bounded.
  */
 public final class AdminServer implements AutoCloseable {
@@ -45,6 +45,11 @@ public final class AdminServer implements AutoCloseable {
 
     /** Starts serving {@code reports} on {@code host:port} (port 0: any free port). */
     public static AdminServer start(String host, int port, StatusReports reports) {
+        return start(host, port, reports, java.util.Map.of());
+    }
+
+    /** As above, also answering {@code POST} to each path of {@code actions} (see {@link AdminAction}). */
+    public static AdminServer start(String host, int port, StatusReports reports, java.util.Map<String, AdminAction> actions) {
         EventLoopGroup group = NettyTransport.current().newGroup(1, new DefaultThreadFactory("riptide-admin", true));
         AtomicInteger open = new AtomicInteger();
         try {
@@ -61,7 +66,7 @@ public final class AdminServer implements AutoCloseable {
                             ch.pipeline().addLast(new ReadTimeoutHandler(IDLE_SECONDS, TimeUnit.SECONDS),
                                     new HttpServerCodec(MAX_LINE, MAX_HEADERS, MAX_BODY),
                                     new HttpObjectAggregator(MAX_BODY),
-                                    new AdminHandler(reports));
+                                    new AdminHandler(reports, actions));
                         }
                     })
                     .bind(host, port).syncUninterruptibly().channel();

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -51,6 +52,7 @@ public final class Dissemination {
     private final int missedBeats;
     private final Function<Id, CompletableFuture<byte[]>> read;
     private final BiConsumer<Id, byte[]> write;
+    private final BiPredicate<Id, byte[]> admits;
     private final Supplier<List<NodeHandle>> neighbours;
     private final Map<Id, Tree> trees = new HashMap<>();
     // When each of this node's parents last beat, by node: a beat keeps every tree under it alive.
@@ -112,7 +114,19 @@ public final class Dissemination {
      */
     public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, CompletableFuture<byte[]>> read, BiConsumer<Id, byte[]> write,
             Supplier<List<NodeHandle>> neighbours) {
+        this(env, beat, missedBeats, read, write, (guid, data) -> true, neighbours);
+    }
+
+    /**
+     * As above, with {@code admits} judging every version that comes from a parent before it is stored
+     * or passed on: a refused one (forged, older than this node has seen, junk over a signed object) is
+     * neither, and the member keeps what it held. Its stamp moves on all the same, so the parent is not
+     * asked for the same refused data at every beat; the next genuine version comes as usual.
+     */
+    public Dissemination(Env env, Duration beat, int missedBeats, Function<Id, CompletableFuture<byte[]>> read, BiConsumer<Id, byte[]> write,
+            BiPredicate<Id, byte[]> admits, Supplier<List<NodeHandle>> neighbours) {
         this.env = env;
+        this.admits = admits;
         this.neighbours = neighbours;
         this.beat = beat;
         this.missedBeats = missedBeats;
@@ -326,6 +340,9 @@ public final class Dissemination {
                 byte[] digest = ContentDigest.of(a.data());
                 t.stamp = a.stamp();
                 t.changed = true;
+                if (!admits.test(a.guid(), a.data())) {
+                    return;
+                }
                 write.accept(a.guid(), a.data());
                 if (refused != null && refused.stamp() == a.stamp() && Arrays.equals(refused.digest(), digest)) {
                     // The children most likely hold the base this member lacked: pass the delta on as it came.
@@ -398,6 +415,9 @@ public final class Dissemination {
             t.stamp = u.stamp();
             t.changed = true;
             t.refused = null;
+            if (!admits.test(u.guid(), data)) {
+                return;
+            }
             write.accept(u.guid(), data);
             if (u.isDelta()) {
                 deltasApplied++;

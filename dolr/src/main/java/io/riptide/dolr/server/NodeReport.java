@@ -5,6 +5,7 @@ import io.riptide.core.net.NettyTransport;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.stage.StageMetrics;
 import io.riptide.core.store.disk.DiskStats;
+import io.riptide.core.object.ReplicaUpdateCheck;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.admin.CounterLog;
 import io.riptide.dolr.admin.MetricSet;
@@ -105,12 +106,18 @@ public final class NodeReport implements StatusSource {
                     near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
                     n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.departuresHeard(), n.malformed(),
                     n.routesDropped(), n.probesSent(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
-                    n.diskWrites().orElse(null), n.versionFloorIfAny().map(f -> new Floor(f.size(), f.refused())).orElse(null));
+                    n.diskWrites().orElse(null), n.versionFloorIfAny().map(f -> new Floor(f.size(), f.refused(),
+                    n.updateCheckIfAny().map(ReplicaUpdateCheck::refused).orElse(0L),
+                    n.updateCheckIfAny().map(ReplicaUpdateCheck::tombstonesAccepted).orElse(0L),
+                    n.updateCheckIfAny().map(ReplicaUpdateCheck::tombstonesRefused).orElse(0L))).orElse(null));
         }
     }
 
-    /** The node's version floor: GUIDs remembered, older versions refused. */
-    private record Floor(int guids, long refused) {
+    /**
+     * The node's version floor: GUIDs remembered, older versions refused; and what its trees brought:
+     * versions refused before they replaced a replica, tombstones taken and refused.
+     */
+    private record Floor(int guids, long refused, long updatesRefused, long tombstones, long tombstonesRefused) {
     }
 
     private static ReportPart render(Snapshot s, Duration uptime, Map<String, StageMetrics> stages, TransportMetrics t,
@@ -189,7 +196,14 @@ public final class NodeReport implements StatusSource {
                             s.floor().guids())
                     .counter("riptide_node_version_floor_refused_total",
                             "Signed objects, heartbeats and variant records refused as older than a version already accepted.",
-                            s.floor().refused());
+                            s.floor().refused())
+                    .counter("riptide_node_tree_updates_refused_total",
+                            "Versions a dissemination tree brought that were refused before replacing a replica (forged, older, junk).",
+                            s.floor().updatesRefused())
+                    .counter("riptide_node_tombstones_total", "Genuine tombstones (purges) taken in place of a replica.",
+                            s.floor().tombstones())
+                    .counter("riptide_node_tombstones_refused_total", "Tombstones refused: forged, relabelled or older.",
+                            s.floor().tombstonesRefused());
         }
         if (s.disk() != null) {
             DiskStats.Snapshot d = s.disk();

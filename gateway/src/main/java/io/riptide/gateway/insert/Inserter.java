@@ -23,6 +23,7 @@ import io.riptide.core.object.ObjectFormatException;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.ObjectVerifier;
 import io.riptide.core.object.StoredResponse;
+import io.riptide.core.object.Tombstone;
 import io.riptide.core.object.VariantRecord;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.object.WebObject;
@@ -81,6 +82,8 @@ public final class Inserter {
     private final Map<Id, Job> jobs = new HashMap<>();
     private final Map<Id, Recent> recent = new LinkedHashMap<>();
     private final Map<Id, Known> known = new LinkedHashMap<>(64, 0.75f, true);
+    // Canonical URLs purged (by this gateway, or a tombstone found in the overlay): never fetched or stored again.
+    private final Map<String, Boolean> purged = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Id, Id> guidOfJob = new LinkedHashMap<>(64, 0.75f, true);
     /** The newest variant record this gateway knows per base GUID, so each variant's insert need not republish it. */
     private final Map<Id, VariantRecord> records = new LinkedHashMap<>(64, 0.75f, true);
@@ -155,6 +158,11 @@ public final class Inserter {
         } catch (IllegalArgumentException e) {
             outcomes.merge(Outcome.REJECTED, 1L, Long::sum);
             answer(waiter, local, new InsertResult(rawUrl, Id.ZERO, 0, Outcome.REJECTED, "not a URL this gateway fetches: " + e.getMessage()));
+            return;
+        }
+        if (purged.containsKey(url.value())) {
+            outcomes.merge(Outcome.NOT_CACHEABLE, 1L, Long::sum);
+            answer(waiter, local, new InsertResult(url.value(), Id.ZERO, 0, Outcome.NOT_CACHEABLE, PURGED));
             return;
         }
         Headers headers = selectingOnly(requestHeaders);
@@ -249,6 +257,9 @@ public final class Inserter {
         }
         Id guid = ObjectNames.objectGuid(provider.publicKey(), job.url.value(), "");
         resolveCurrent(guid, copy -> {
+            if (refusedAsPurged(job, copy)) {
+                return;
+            }
             if (copy == null || !fresh(copy)) {
                 fetch(job);
                 return;
@@ -321,6 +332,9 @@ public final class Inserter {
 
     private void fetch(Job job) {
         Known current = currentFor(job.key);
+        if (refusedAsPurged(job, current == null ? null : current.copy())) {
+            return;
+        }
         Headers request = job.requestHeaders;
         if (current != null) {
             request = Validators.conditionalRequest(current.copy().object().certificate().headers()).applyTo(request);
@@ -382,7 +396,8 @@ public final class Inserter {
                     Outcome.NOT_CACHEABLE, decision.reason(), 0);
             return;
         }
-        Headers stored = decision.strip(response.headers());
+        // Only a gateway's purge marks a tombstone; an origin's own field of that name is not stored.
+        Headers stored = decision.strip(response.headers()).without(Tombstone.HEADER);
         VariantKey variantKey = Variants.key(stored, job.requestHeaders).orElse(null);
         if (variantKey == null) {
             finish(job, Id.ZERO, 0, Outcome.NOT_CACHEABLE, "the response varies on every request (Vary: *)", 0);
@@ -397,6 +412,9 @@ public final class Inserter {
         long lifetime = freshness.lifetime(cached).duration().getSeconds();
         StoredResponse content = new StoredResponse(response.status(), response.reason(), stored, response.body());
         Consumer<CachedCopy> store = copy -> {
+            if (refusedAsPurged(job, copy)) {
+                return;
+            }
             if (copy == null) {
                 signAndStore(job, job.url.value(), variant, guid, nextVersionAfterRecord(guid), content,
                         response.requestTimeMillis(), response.responseTimeMillis(), lifetime);
@@ -449,6 +467,11 @@ public final class Inserter {
         Runnable done = () -> recordsInFlight.remove(base).forEach(Runnable::run);
         // What the base GUID holds now (a record, a copy of a non-varying version, or nothing) sets the next version.
         resolveCurrent(base, copy -> {
+            if (copy != null && copy.object().certificate().isTombstone()) {
+                purged(url); // the URL was purged: no record, and the variant's insert is refused next
+                done.run();
+                return;
+            }
             VariantRecord found = records.get(base);
             if (found != null && found.varyFields().equals(fields)) {
                 done.run();
@@ -485,12 +508,12 @@ public final class Inserter {
      * version number is never signed twice, even when the overlay serves an older copy (which the
      * verifier refuses) or none.
      */
-    private long nextVersion(Id guid, long candidate) {
+    long nextVersion(Id guid, long candidate) {
         return Math.max(candidate, floor.floor(guid) + 1);
     }
 
     /** The version a new non-varying copy at {@code baseGuid} takes: above any variant record stored there. */
-    private long nextVersionAfterRecord(Id baseGuid) {
+    long nextVersionAfterRecord(Id baseGuid) {
         VariantRecord record = records.get(baseGuid);
         return record == null ? 1 : record.version() + 1;
     }
@@ -508,9 +531,69 @@ public final class Inserter {
                 Instant.ofEpochMilli(timeMillis));
         long lifetime = freshness.lifetime(cached).duration().getSeconds();
         resolveCurrent(guid, copy -> {
+            if (refusedAsPurged(job, copy)) {
+                return;
+            }
             long version = copy == null ? nextVersionAfterRecord(guid) : copy.object().certificate().version() + 1;
             signAndStore(job, url.value(), "", guid, version, content, timeMillis, timeMillis, lifetime);
         });
+    }
+
+    /** What a requester of a purged URL hears. */
+    static final String PURGED = "purged from this cache by its operator: served by the origin only";
+
+    /**
+     * Ends {@code job} as not cacheable if its URL was purged, or {@code current} (what the overlay
+     * holds) is a tombstone: a takedown sticks, whoever asks for the URL again. True if it did.
+     */
+    private boolean refusedAsPurged(Job job, CachedCopy current) {
+        if (current != null && current.object().certificate().isTombstone()) {
+            purged(job.url.value());
+        }
+        if (!purged.containsKey(job.url.value())) {
+            return false;
+        }
+        finish(job, current == null ? Id.ZERO : current.object().certificate().guid(),
+                current == null ? 0 : current.object().certificate().version(), Outcome.NOT_CACHEABLE, PURGED, 0);
+        return true;
+    }
+
+    /** Marks {@code canonicalUrl} purged: no insert of it is made again (see {@link Purger}). */
+    void purged(String canonicalUrl) {
+        purged.put(canonicalUrl, Boolean.TRUE);
+        trimToCapacity(purged);
+    }
+
+    /** The variant record this gateway knows at {@code baseGuid}, or null. */
+    VariantRecord recordAt(Id baseGuid) {
+        return records.get(baseGuid);
+    }
+
+    /** The node's version floor, which every version this gateway signs raises. */
+    VersionFloor floor() {
+        return floor;
+    }
+
+    /** The provider key this gateway signs with. */
+    SigningKey provider() {
+        return provider;
+    }
+
+    /** Whether this gateway knows {@code canonicalUrl} purged. */
+    public boolean isPurged(String canonicalUrl) {
+        return purged.containsKey(canonicalUrl);
+    }
+
+    /** The variants of {@code canonicalUrl} this gateway knows a copy of (their GUIDs are not the base's). */
+    List<CachedCopy> knownVariants(String canonicalUrl) {
+        List<CachedCopy> out = new ArrayList<>();
+        for (Known k : known.values()) {
+            ObjectCertificate c = k.copy().object().certificate();
+            if (c.canonicalUrl().equals(canonicalUrl) && !c.variantKey().isEmpty()) {
+                out.add(k.copy());
+            }
+        }
+        return out;
     }
 
     private static boolean sameContent(CachedCopy copy, StoredResponse content) {
@@ -540,7 +623,7 @@ public final class Inserter {
      * under congestion: not the root's "no such object") {@code unknown} runs instead: the current
      * version may exist, and a version guessed without it could be a second copy of it.
      */
-    private void resolveCurrent(Id guid, Consumer<CachedCopy> done, Runnable unknown) {
+    void resolveCurrent(Id guid, Consumer<CachedCopy> done, Runnable unknown) {
         Known k = known.get(guid);
         if (k != null) {
             done.accept(k.copy());
@@ -641,7 +724,7 @@ public final class Inserter {
      * "inserted" means "findable from any node". Returns false, without calling it, if the data does
      * not fit.
      */
-    private boolean distribute(Id guid, byte[] data, long stamp, Consumer<Boolean> readable) {
+    boolean distribute(Id guid, byte[] data, long stamp, Consumer<Boolean> readable) {
         if (node.publishUpdate(guid, data, stamp)) {
             readable.accept(true);
             return true;
@@ -653,7 +736,7 @@ public final class Inserter {
         return true;
     }
 
-    private void remember(CachedCopy copy) {
+    void remember(CachedCopy copy) {
         // A non-varying copy at a URL's base GUID replaces the variant record that was there.
         records.remove(copy.object().certificate().guid());
         known.put(copy.object().certificate().guid(), new Known(copy));

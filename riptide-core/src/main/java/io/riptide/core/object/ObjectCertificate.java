@@ -103,6 +103,14 @@ public record ObjectCertificate(
         return provider.verify(signedBytes(), signature);
     }
 
+    /**
+     * Whether this certifies a takedown, not content: a {@link Tombstone} (status 410 with the signed
+     * {@value Tombstone#HEADER} field). Replicas keep it in place of the body; readers go to the origin.
+     */
+    public boolean isTombstone() {
+        return statusCode == Tombstone.STATUS && headers.contains(Tombstone.HEADER);
+    }
+
     /** The GUID the name fields hash to; a genuine certificate's {@link #guid()} equals it. */
     public Id nameGuid() {
         return ObjectNames.objectGuid(provider, canonicalUrl, variantKey);
