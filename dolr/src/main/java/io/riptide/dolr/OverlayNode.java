@@ -50,6 +50,7 @@ import io.riptide.dolr.location.LocationMessages.ReplicaList;
 import io.riptide.dolr.location.LocationMessages.ReplicaRead;
 import io.riptide.dolr.location.LocationMessages.WhereIs;
 import io.riptide.dolr.location.PointerStore;
+import io.riptide.dolr.location.SaltedRoots;
 import io.riptide.dolr.membership.Membership;
 import io.riptide.dolr.membership.MembershipListener;
 import io.riptide.dolr.membership.MembershipMessages.Announce;
@@ -89,6 +90,8 @@ import io.riptide.dolr.routing.RoutingMessages.Hop;
 import io.riptide.dolr.routing.RoutingMessages.HopAck;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
+import io.riptide.dolr.secure.RedundantReadStats;
+import io.riptide.dolr.secure.RedundantReads;
 import io.riptide.dolr.store.DiskStorage;
 import io.riptide.dolr.store.DiskWrites;
 import io.riptide.dolr.store.ReplicaStorage;
@@ -99,6 +102,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -130,6 +134,7 @@ public final class OverlayNode implements MessageHandler {
     private final PointerStore pointers;
     private final LocalArea localArea;
     private final Location location;
+    private final RedundantReads redundantReads;
     private final Placement placement;
     private final Replication replication;
     private final MasterForwarding forwarding;
@@ -189,6 +194,7 @@ public final class OverlayNode implements MessageHandler {
                 leafSet, peers, suspect,
                 (guid, payload, requester, requestId, hops) -> application().deliverToObject(guid, payload, requester, requestId, hops),
                 this::slotBackups, this::measure);
+        this.redundantReads = new RedundantReads(env, location, config.locateDeadline().multipliedBy(2));
         this.membership = new Membership(env, config, table, leafSet, peers, prober, forwarder, new MembershipListener() {
             @Override
             public void onMeasured(NodeHandle peer, long rttNanos) {
@@ -440,6 +446,30 @@ public final class OverlayNode implements MessageHandler {
     /** As {@link #read(Id, int, Consumer)}, consulting the local area's Bloom filters first only if {@code useBloom}. */
     public void read(Id guid, int ttl, boolean useBloom, Consumer<LocateResult> done) {
         location.locate(guid, new ReadReplica(), ttl, useBloom, done);
+    }
+
+    /**
+     * Reads {@code guid} where peers may be hostile: {@code done} hears bytes that passed
+     * {@code verify} (the caller's check of the provider's signature, say), or a failure, never
+     * bytes that failed it. The plain read first; redundant routes only when it fails, is late or
+     * lies ({@link RedundantReads}).
+     */
+    public void readVerified(Id guid, int ttl, Predicate<byte[]> verify, Consumer<LocateResult> done) {
+        redundantReads.read(guid, ttl, verify, done);
+    }
+
+    /** This node's verified reads so far: how many widened, and the forged answers refused. */
+    public RedundantReadStats redundantReadStats() {
+        return redundantReads.stats();
+    }
+
+    /**
+     * Has this node's publishes also reach {@code roots} salted roots of each GUID, where verified
+     * reads look when the plain route fails ({@link SaltedRoots}). Every node of an overlay should
+     * use the same number. 0 (the default): the GUID's own root only.
+     */
+    public void useSaltedRoots(int roots) {
+        location.useSaltedRoots(roots);
     }
 
     /**

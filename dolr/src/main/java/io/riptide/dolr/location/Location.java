@@ -95,6 +95,8 @@ public final class Location {
     private long hedgeWins;
     private long chosenByRequester;
     private long rootsAsked;
+    // Further roots each replica's pointers go to (0: the GUID's own root only); see SaltedRoots.
+    private int saltedRoots;
 
     /** The least a locate waits before it is hedged: below this a second route costs more than it saves. */
     public static final Duration MIN_HEDGE = Duration.ofMillis(50);
@@ -185,6 +187,30 @@ public final class Location {
     /** Announces that this node holds a replica of {@code guid}. */
     public void publish(Id guid) {
         forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), false, 0)));
+        publishToSaltedRoots(guid, false);
+    }
+
+    /**
+     * Has this node's publishes also leave pointers on the routes to {@code roots} salted roots of
+     * each GUID ({@link SaltedRoots}), where redundant reads look when the plain route fails. Every
+     * node of a deployment should use the same number: readers look at the roots publishers use.
+     */
+    public void useSaltedRoots(int roots) {
+        if (roots < 0 || roots > SaltedRoots.MAX) {
+            throw new IllegalArgumentException("salted roots " + roots + " not in 0.." + SaltedRoots.MAX);
+        }
+        this.saltedRoots = roots;
+    }
+
+    /** How many salted roots this node's publishes reach besides the GUID's own. */
+    public int saltedRoots() {
+        return saltedRoots;
+    }
+
+    private void publishToSaltedRoots(Id guid, boolean withdraw) {
+        for (int i = 1; i <= saltedRoots; i++) {
+            forwarder.route(new Routed(SaltedRoots.key(guid, i), env.self(), 0, 0, new Publish(guid, env.self(), withdraw, 0)));
+        }
     }
 
     /**
@@ -194,6 +220,7 @@ public final class Location {
     public void publish(Id guid, Consumer<Boolean> rooted) {
         long ackId = publishAcks.add(config.locateDeadline(), rooted, () -> false);
         forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), false, ackId)));
+        publishToSaltedRoots(guid, false);
     }
 
     /** The root confirmed a publish of ours. */
@@ -204,6 +231,7 @@ public final class Location {
     /** Withdraws this node's pointers for {@code guid}. */
     public void unpublish(Id guid) {
         forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), true, 0)));
+        publishToSaltedRoots(guid, true);
     }
 
     /** Route handler for {@link Publish}: a pointer at every hop, copies at the root. */
@@ -399,6 +427,24 @@ public final class Location {
         forwarder.route(new Routed(p.guid, env.self(), 0, 0, again), p.firstHop == null ? Set.of() : Set.of(p.firstHop.id()));
     }
 
+    /**
+     * Reads {@code guid} by the deterministic route toward {@code routeKey} (the GUID itself or one of
+     * its {@link SaltedRoots}), the first hop none of {@code avoid}, with no Bloom step and no hedge:
+     * one of a redundant read's independent attempts. Returns the first hop taken (null: this node
+     * is that key's root).
+     */
+    public NodeHandle readVia(Id guid, Id routeKey, Set<Id> avoid, int ttl, Consumer<LocateResult> done) {
+        Pending p = awaitAnswer(guid, done);
+        p.payload = new ReadReplica();
+        p.ttl = ttl;
+        Locate request = new Locate(guid, env.self(), p.id, ttl, 0, 0, p.payload);
+        if (holdsReplica.test(guid)) {
+            deliverHere(request);
+            return null;
+        }
+        return forwarder.route(new Routed(routeKey, env.self(), 0, 0, request), avoid);
+    }
+
     /** How long a locate waits now before it is hedged. */
     public Duration hedgeDelay() {
         return locateTimes.timeout();
@@ -522,7 +568,16 @@ public final class Location {
 
     /** A replica's answer to a read. */
     public void onReplicaRead(NodeHandle from, ReplicaRead read) {
+        if (!forGuid(read.requestId(), read.guid())) {
+            return;
+        }
         finish(read.requestId(), from, null, read.hops(), read.data());
+    }
+
+    /** Whether request {@code id} is for {@code guid}: an answer for another object (a confused or lying node) is ignored. */
+    private boolean forGuid(long id, Id guid) {
+        Pending p = pending.get(id);
+        return p == null || p.guid.equals(guid);
     }
 
     /** A replica's answer to a digest-first read: its head, carried as the result's data. */
@@ -532,6 +587,9 @@ public final class Location {
 
     /** A fast failure. */
     public void onLocateFailed(LocateFailed failed) {
+        if (!forGuid(failed.requestId(), failed.guid())) {
+            return;
+        }
         finish(failed.requestId(), null, failed.reason(), failed.hops(), null);
     }
 

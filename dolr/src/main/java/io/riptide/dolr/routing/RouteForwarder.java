@@ -57,20 +57,22 @@ public final class RouteForwarder {
 
     /**
      * As {@link #route(Routed)}, but the first hop is none of {@code avoid}: a second attempt that
-     * should not follow the first one's path (a hedged locate).
+     * should not follow the first one's path (a hedged locate). Returns the first hop (null: this
+     * node is the key's root, or no handler takes the message).
      */
-    public void route(Routed message, Set<Id> avoid) {
+    public NodeHandle route(Routed message, Set<Id> avoid) {
         RouteHandler handler = handlers.getOrDefault(message.payload().getClass(), fallback);
         if (handler == null) {
             dropped++;
-            return;
+            return null;
         }
         NodeHandle next = router.nextHop(message.key(), id -> excluded(id) || avoid.contains(id) || handler.bypasses(message, id),
                 handler.hopChoice());
         if (!handler.onHop(message, next == null)) {
-            return;
+            return next;
         }
         moveOn(message, handler, next, new HashSet<>(avoid), 0);
+        return next;
     }
 
     /** The next hop toward {@code key} from here, or null at the root. */

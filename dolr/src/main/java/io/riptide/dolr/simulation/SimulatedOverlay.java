@@ -43,6 +43,22 @@ public final class SimulatedOverlay {
     private final Map<Integer, Function<OverlayNode, OverlayApplication>> agentOf = new HashMap<>();
     private final Map<Integer, SimulatedDisk> disks = new HashMap<>();
     private boolean onDisks;
+    private Interceptor interceptor = (vertex, env, node) -> node;
+
+    /**
+     * What stands between the network and a node's own message handling: hostile behaviour for
+     * experiments with untrusted peers. The node still runs the shipped code; the interceptor
+     * decides what reaches it and may send on the node's behalf through {@code env}.
+     */
+    @FunctionalInterface
+    public interface Interceptor {
+        io.riptide.core.runtime.MessageHandler wrap(int vertex, io.riptide.core.runtime.Env env, OverlayNode node);
+    }
+
+    /** Nodes started from now on get their messages through {@code interceptor} (by default, directly). */
+    public void interceptWith(Interceptor interceptor) {
+        this.interceptor = interceptor;
+    }
 
     /**
      * @param groupOf each vertex's local group (its stub): a joining node bootstraps through a node of
@@ -112,7 +128,7 @@ public final class SimulatedOverlay {
         SimulatedDisk disk = disks.get(vertex);
         network.start(id, vertex, env -> {
             holder[0] = disk == null ? new OverlayNode(env, config, app) : new OverlayNode(env, config, disk, app);
-            return holder[0];
+            return interceptor.wrap(vertex, env, holder[0]);
         });
         OverlayNode node = holder[0];
         nodes.put(vertex, node);
