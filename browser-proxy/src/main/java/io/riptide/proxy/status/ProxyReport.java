@@ -204,8 +204,11 @@ public final class ProxyReport {
                     .counter("riptide_proxy_reads_resent_total", "Overlay reads sent on at once to the next access node because "
                             + "theirs was lost (connection closed) or could not serve them.", c.access().readsResent())
                     .counter("riptide_proxy_access_nodes_lost_total",
-                            "Times an access node was marked down (connection lost, or a read unanswered at its deadline).",
+                            "Times an access node was marked down (connection lost, a read unanswered at its deadline, or hung).",
                             c.access().nodesLost())
+                    .counter("riptide_proxy_access_nodes_hung_total", "Of those, times an access node was marked down for "
+                            + "answering nothing while reads waited on it and another access node answered promptly.",
+                            c.access().nodesHung())
                     .gauge("riptide_proxy_access_nodes_down", "Access nodes down now, pinged again until they answer.",
                             c.access().down().size());
             Map<String, Number> signatures = new LinkedHashMap<>();

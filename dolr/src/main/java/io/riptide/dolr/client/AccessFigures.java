@@ -11,13 +11,15 @@ import java.util.List;
  * @param hedgesOverBudget late reads not hedged because the hedge budget was spent
  * @param readsResent      reads sent again to the next live access node because theirs was lost (its
  *                         connection closed) or could not serve them (it answered that it timed out)
- * @param nodesLost        times an access node was marked down (connection lost, or a read unanswered)
+ * @param nodesLost        times an access node was marked down (connection lost, a read unanswered, or hung)
+ * @param nodesHung        of those, times a node was marked down for answering nothing while reads through it
+ *                         waited and another access node answered promptly (its connection still open)
  * @param down             the access nodes down now, pinged again in the background
  */
 public record AccessFigures(long readsHedged, long hedgeWins, long hedgesOverBudget, long readsResent, long nodesLost,
-        List<NodeHandle> down) {
+        long nodesHung, List<NodeHandle> down) {
     /** Nothing counted: a client whose reads are not hedged (a member's own access). */
-    public static final AccessFigures NONE = new AccessFigures(0, 0, 0, 0, 0, List.of());
+    public static final AccessFigures NONE = new AccessFigures(0, 0, 0, 0, 0, 0, List.of());
 
     public AccessFigures {
         down = List.copyOf(down);

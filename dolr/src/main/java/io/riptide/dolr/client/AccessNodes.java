@@ -77,7 +77,7 @@ public final class AccessNodes implements MessageHandler, OverlayAccess {
         this.keep = keep;
         this.probeEvery = probeEvery;
         this.deadline = deadline;
-        this.reads = new HedgedReads(env, deadline, this::liveNodes, n -> markDown(n, "a read went unanswered"));
+        this.reads = new HedgedReads(env, deadline, this::liveNodes, this::markDown);
         this.down = new DownNodes(env, probeEvery, this::ping);
         this.asks = new PendingRequests<>(env);
     }

@@ -24,6 +24,8 @@ final class FakeAccessPoint implements MessageHandler {
     /** The service time of the next read, from the host's randomness; {@link #SILENT} never answers. */
     private Function<SimEnv, Duration> serviceTime = e -> Duration.ZERO;
     private long reads;
+    /** Hung: it reads what it is sent and answers nothing, pings included, its connection still up. */
+    private boolean hung;
 
     /** A service time that never answers. */
     static final Duration SILENT = Duration.ofDays(1);
@@ -53,6 +55,11 @@ final class FakeAccessPoint implements MessageHandler {
         serviceTime = time;
     }
 
+    /** From now on it answers nothing, as a node whose loop is stuck or whose process is stopped. */
+    void hang() {
+        hung = true;
+    }
+
     /** Reads this node received. */
     long reads() {
         return reads;
@@ -68,7 +75,9 @@ final class FakeAccessPoint implements MessageHandler {
 
     @Override
     public void onMessage(NodeHandle from, WireMessage message) {
-        if (message instanceof Ping ping) {
+        if (hung) {
+            reads += message instanceof ClientRead ? 1 : 0;
+        } else if (message instanceof Ping ping) {
             env.send(from.address(), new Pong(ping.nonce()));
         } else if (message instanceof ClientRead read) {
             reads++;

@@ -11,14 +11,16 @@ import io.riptide.core.runtime.sim.SimNetwork;
 import io.riptide.core.runtime.sim.Simulation;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * A client's reads through two simulated access nodes whose service times the test sets: a late read
  * is hedged after the 95th percentile of that node's recent reads, the hedges stay within their budget
- * when the overlay turns slow, and a node whose connection is lost gives its reads to the other at once,
- * is pinged in the background and used again when it answers.
+ * when the overlay turns slow, a node whose connection is lost gives its reads to the other at once,
+ * is pinged in the background and used again when it answers, and a node that hangs with its connection
+ * open is marked down once its silence is plain, not at the deadline.
  */
 class HedgedReadsTest {
     private static final long MS = 1_000_000;
@@ -185,5 +187,67 @@ class HedgedReadsTest {
         assertTrue(client.down().isEmpty(), "forgotten after " + DownNodes.MAX_TRIES + " unanswered pings");
         assertFalse(live().contains(near.handle()));
         assertArrayEquals(FROM_FAR, readOnce().read().data());
+    }
+
+    @Test
+    void aNodeThatHangsWithItsConnectionOpenIsMarkedDownOnceAnotherAnswersPromptlyAndItsReadsGoOn() {
+        startClient(Duration.ofSeconds(3));
+        near.serveIn(Duration.ofMillis(2));
+        far.serveIn(Duration.ofMillis(2));
+        for (int i = 0; i < 20; i++) {
+            readOnce();
+        }
+        near.hang();
+        long hungAt = sim.now();
+        long downAt = -1;
+        int reads = 1000;
+        int[] answered = {0};
+        int[] fromFar = {0};
+        long[] slowest = {0};
+        for (int i = 0; i < reads; i++) {
+            long sent = sim.now();
+            client.read(GUID, 8, r -> {
+                answered[0]++;
+                fromFar[0] += r.found() && Arrays.equals(FROM_FAR, r.data()) ? 1 : 0;
+                slowest[0] = Math.max(slowest[0], sim.now() - sent);
+            });
+            sim.runFor(2 * MS); // a read every 2 ms, for 2 s
+            if (downAt < 0 && !client.down().isEmpty()) {
+                downAt = sim.now();
+            }
+        }
+        sim.runFor(Duration.ofSeconds(4).toNanos());
+
+        assertEquals(reads, answered[0]);
+        assertEquals(reads, fromFar[0], "every read answered, through the far node");
+        AccessFigures figures = client.accessFigures();
+        assertEquals(1, figures.nodesHung(), "marked down once, for hanging");
+        assertTrue(downAt >= 0 && downAt - hungAt <= HedgedReads.MIN_HUNG.toNanos() + 30 * MS,
+                "marked down " + (downAt - hungAt) / MS + " ms after it hung");
+        assertEquals(List.of(near.handle()), figures.down(), "and down still: it answers no ping");
+        assertEquals(List.of(far.handle()), live());
+        long limit = HedgedReads.MIN_HUNG.toNanos() + 40 * MS; // its silence, then 6 + 2 + 6 ms through the far node
+        assertTrue(slowest[0] <= limit, "the slowest read waited " + slowest[0] / MS + " ms, not the 3 s deadline");
+        assertTrue(figures.readsResent() > 0, "the reads waiting on it were sent on at once");
+    }
+
+    @Test
+    void aSlowReadNowAndThenDoesNotMakeANodeHung() {
+        startClient(Duration.ofSeconds(4));
+        int[] served = {0};
+        near.serveIn(e -> Duration.ofMillis(served[0]++ == 0 ? 12 : 2)); // as in the first test: no hedge while learning
+        far.serveIn(Duration.ofMillis(2));
+        for (int i = 0; i < 20; i++) {
+            readOnce();
+        }
+        // A read the near node takes 1.5 s over, now and then, none waiting beside it: each is hedged and won by
+        // the far node, and the near node, silent only while that one read waits, stays.
+        near.serveIn(Duration.ofMillis(1500));
+        for (int i = 0; i < 2; i++) {
+            Timed t = readOnce();
+            assertArrayEquals(FROM_FAR, t.read().data(), "read " + i + " took " + t.nanos() / MS + " ms; " + client.accessFigures());
+        }
+        assertEquals(0, client.accessFigures().nodesHung());
+        assertEquals(List.of(near.handle(), far.handle()), live());
     }
 }
