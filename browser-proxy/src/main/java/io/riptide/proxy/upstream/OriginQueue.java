@@ -39,7 +39,7 @@ final class OriginQueue {
     private final ArrayDeque<Queued> waiting = new ArrayDeque<>();
     /** When each admitted waiter got its slot: at most {@code slots} entries. */
     private final IdentityHashMap<Waiter, Long> holding = new IdentityHashMap<>();
-    /** The smoothed time a slot is held for one exchange; 0 until one has finished. */
+    /** The smoothed time a slot is held for one exchange; 0 until one has finished (then see {@link #limitNanos}). */
     private long serviceNanos;
     private int inUse;
     private ScheduledFuture<?> sweep;
@@ -122,8 +122,23 @@ final class OriginQueue {
         holding.put(w, now);
     }
 
+    /**
+     * The wait allowed now. Until an exchange has finished, the service time is at least how long the oldest one in
+     * progress has taken: a new origin across a WAN holds its first connections for a round trip or two, and a page's
+     * first burst must not be shed for that. An origin that hangs then holds its waiters up to the ceiling (the connect
+     * timeout), as a connect to it would.
+     */
     private long limitNanos(long now) {
-        return limit.limitNanos(now, serviceNanos);
+        return limit.limitNanos(now, serviceNanos > 0 ? serviceNanos : oldestHold(now));
+    }
+
+    /** How long the oldest exchange now holding a slot has held it; 0 if none does. */
+    private long oldestHold(long now) {
+        long oldest = 0;
+        for (long since : holding.values()) {
+            oldest = Math.max(oldest, now - since);
+        }
+        return oldest;
     }
 
     /** Waiters now; for tests. */

@@ -116,8 +116,19 @@ class OriginQueueTest {
         assertEquals(3, stage.metrics().queueLength());
     }
 
+    /** Two exchanges of 2 ms each: the queue knows its origin serves fast. */
+    private void learnAFastOrigin() {
+        enter();
+        enter();
+        advance(2);
+        queue.leave(admittedOne());
+        queue.leave(admittedOne());
+        assertEquals(2 * MS, queue.serviceNanos());
+    }
+
     @Test
     void aStandingQueueShedsWhatWaitedPastTheTargetAndServesTheFresh() {
+        learnAFastOrigin();
         enter();
         enter();
         Request old = enter();
@@ -135,6 +146,7 @@ class OriginQueueTest {
 
     @Test
     void aSweepShedsWaitersWhenNoConnectionFreesAndNoOneComes() {
+        learnAFastOrigin();
         enter();
         enter();
         Request waiting = enter();
@@ -161,6 +173,7 @@ class OriginQueueTest {
 
     @Test
     void everyWaiterAdmittedOrShedIsCountedOnce() {
+        learnAFastOrigin();
         List<Request> all = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             all.add(enter());
@@ -172,9 +185,9 @@ class OriginQueueTest {
         long decided = all.stream().filter(r -> r.admitted || r.shed).count();
         assertEquals(5, decided);
         StageMetrics m = stage.metrics();
-        assertEquals(5, m.accepted());
+        assertEquals(7, m.accepted());
         assertEquals(3, m.shed());
-        assertEquals(5, m.waited());
+        assertEquals(7, m.waited());
     }
 
     @Test
@@ -220,12 +233,42 @@ class OriginQueueTest {
     }
 
     @Test
-    void anOriginThatHangsDoesNotTeachTheQueueToWaitLonger() {
+    void beforeAnyExchangeFinishesTheOldestInProgressStandsForTheServiceTime() {
+        // A new origin across a WAN: its first two exchanges take 300 ms, and a page's burst queues behind them.
         enter();
         enter();
-        Request waiting = enter();
-        advance(101); // the two admitted never finish: no service time is known, CoDel's interval holds
-        assertTrue(waiting.shed);
-        assertEquals(0, queue.serviceNanos());
+        List<Request> burst = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            burst.add(enter());
+        }
+        advance(150);
+        assertTrue(burst.stream().noneMatch(r -> r.shed), "past CoDel's 100 ms, but the exchanges ahead took longer still");
+        advance(150);
+        queue.leave(admittedOne());
+        queue.leave(admittedOne());
+        assertEquals(300 * MS, queue.serviceNanos());
+        assertTrue(burst.get(0).admitted && burst.get(1).admitted);
+        advance(300);
+        queue.leave(admittedOne());
+        assertTrue(burst.get(2).admitted, "served after 600 ms, within ten of the 300 ms exchanges");
+        assertEquals(0, stage.metrics().shed());
+    }
+
+    @Test
+    void anOriginThatHangsHoldsItsWaitersUpToTheCeilingAndNoLonger() {
+        OriginQueue capped = new OriginQueue(channel.eventLoop(), 2, 3,
+                new WaitLimit(Duration.ofMillis(5), Duration.ofMillis(100), Duration.ofSeconds(1)), () -> now, stage);
+        List<Request> all = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Request r = new Request();
+            all.add(r);
+            capped.enter(r);
+        }
+        Request waiting = all.get(2);
+        advance(999); // the two admitted never finish
+        assertFalse(waiting.shed, "as long as a connect to it could take");
+        advance(2);
+        assertTrue(waiting.shed, "the sweep sheds it at the ceiling, with no connection freed and no request coming");
+        assertEquals(0, capped.serviceNanos());
     }
 }
