@@ -30,7 +30,7 @@ public final class SourceGroup {
         }
         InetAddress ip = InetAddresses.forString(host);
         if (ip.isLoopbackAddress()) {
-            return null;
+            return limits.limitLoopback() ? InetAddresses.toAddrString(ip) : null;
         }
         byte[] bytes = ip.getAddress();
         int bits = bytes.length == 4 ? limits.ipv4PrefixBits() : limits.ipv6PrefixBits();

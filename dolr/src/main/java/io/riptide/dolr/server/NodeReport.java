@@ -244,6 +244,10 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_transport_handshakes_version_refused_total",
                         "Of the failed handshakes, those whose peer speaks no wire version this node speaks.",
                         t.handshakesVersionRefused())
+                .counter("riptide_transport_handshakes_address_refused_total",
+                        "Of the failed handshakes, those whose peer advertised an address its connection does not prove "
+                                + "(another IP than it connects from, or than the one dialed).",
+                        t.handshakesAddressRefused())
                 .counter("riptide_transport_frames_refused_total", "Connections closed for a bad frame.", t.framesRefused())
                 .counter("riptide_transport_handshake_frames_refused_total",
                         "Of the refused frames, those announced longer than a handshake frame may be, before the handshake.",
