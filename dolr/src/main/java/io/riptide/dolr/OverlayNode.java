@@ -893,6 +893,11 @@ public final class OverlayNode implements MessageHandler {
         return membership.refusedOverSourceLimit();
     }
 
+    /** The source (address prefix) of the last peer refused over the per-source limit, or null if none was. */
+    public String lastSourceRefused() {
+        return membership.lastSourceRefused();
+    }
+
     /** Probe answers ignored: from another node ID or another address than the probed handle's (an unproved handle). */
     public long probeAnswersRefused() {
         return prober.answersRefused();

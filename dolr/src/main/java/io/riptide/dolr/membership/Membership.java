@@ -469,6 +469,11 @@ public final class Membership implements RouteHandler {
         return sourceLimit.refused();
     }
 
+    /** The source (address prefix) of the last node refused over the per-source limit, or null. */
+    public String lastSourceRefused() {
+        return sourceLimit.lastRefusedSource();
+    }
+
     /** Row-reply entries not probed because they could not have changed the routing state. */
     public long candidatesSkipped() {
         return candidatesSkipped;

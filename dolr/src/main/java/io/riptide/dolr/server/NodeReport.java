@@ -72,7 +72,7 @@ public final class NodeReport implements StatusSource {
                             List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
                             long failuresDetected, long departuresHeard, long malformed, long routesDropped, long probesSent,
-                            long refusedOverSourceLimit, long probeAnswersRefused, int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor) {
+                            long refusedOverSourceLimit, String lastSourceRefused, long probeAnswersRefused, int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
             RoutingTable table = n.routingTable();
@@ -109,7 +109,7 @@ public final class NodeReport implements StatusSource {
             return new Snapshot(n.self().id(), n.self().address().toString(), n.isJoined(), rows, table.all().size(), leaves,
                     near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
                     n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.departuresHeard(), n.malformed(),
-                    n.routesDropped(), n.probesSent(), n.refusedOverSourceLimit(), n.probeAnswersRefused(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
+                    n.routesDropped(), n.probesSent(), n.refusedOverSourceLimit(), n.lastSourceRefused(), n.probeAnswersRefused(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
                     n.diskWrites().orElse(null), n.versionFloorIfAny().map(f -> new Floor(f.size(), f.refused(),
                     n.updateCheckIfAny().map(ReplicaUpdateCheck::refused).orElse(0L),
                     n.updateCheckIfAny().map(ReplicaUpdateCheck::tombstonesAccepted).orElse(0L),
@@ -140,6 +140,9 @@ public final class NodeReport implements StatusSource {
                 .summary("peer connections", t.openConnections() + " open, " + t.unauthenticatedConnections()
                         + " not yet authenticated; refused over the caps: " + t.refusedOverSourceCap() + " per source, "
                         + t.refusedOverTotalCap() + " in all")
+                .summary("admissions", s.refusedOverSourceLimit() + " peers refused over the limit of node IDs per source"
+                        + (s.lastSourceRefused() == null ? "" : " (last from " + s.lastSourceRefused() + ")")
+                        + "; " + t.handshakesAddressRefused() + " connections refused for an unproved address")
                 // With the reason when the process's choice is NIO (forced, or epoll unavailable).
                 .summary("transport", netty == NettyTransport.current() ? NettyTransport.describe() : netty.label());
         b.table("Routing table", "rows by shared prefix; each entry is digit: node RTT (+ backups)",
