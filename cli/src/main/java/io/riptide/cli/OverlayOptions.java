@@ -7,6 +7,8 @@ import io.riptide.dolr.server.OverlayServer;
 import io.riptide.dolr.server.ServerSettings;
 import io.riptide.dolr.store.StoreSettings;
 import io.riptide.dolr.store.StoreUnavailableException;
+import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.secure.SourceLimits;
 import io.riptide.dolr.transport.TransportConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -75,6 +77,28 @@ final class OverlayOptions {
             description = "Most peer connections in all that may be open before their peer has proved its key; "
                     + "one more is closed before anything is read from it (default: ${DEFAULT-VALUE}).")
     private int maxUnauthenticated;
+
+    @Option(names = "--max-ids-per-source", paramLabel = "N", defaultValue = "" + SourceLimits.DEFAULT_IDS_PER_SOURCE,
+            description = "Most node IDs from one source address (see --source-prefix-v4, --source-prefix-v6) this node "
+                    + "keeps in its routing table and leaf set; one more is refused. Raise it where more honest nodes "
+                    + "share one address, behind one NAT (default: ${DEFAULT-VALUE}).")
+    private int maxIdsPerSource;
+
+    @Option(names = "--source-prefix-v4", paramLabel = "BITS", defaultValue = "" + SourceLimits.DEFAULT_IPV4_PREFIX_BITS,
+            description = "Leading bits of an IPv4 address that name its source for --max-ids-per-source, 1-32 "
+                    + "(default: ${DEFAULT-VALUE}, one address).")
+    private int sourcePrefixV4;
+
+    @Option(names = "--source-prefix-v6", paramLabel = "BITS", defaultValue = "" + SourceLimits.DEFAULT_IPV6_PREFIX_BITS,
+            description = "Leading bits of an IPv6 address that name its source for --max-ids-per-source, 1-128 "
+                    + "(default: ${DEFAULT-VALUE}, the /64 a host is usually given).")
+    private int sourcePrefixV6;
+
+    @Option(names = "--accept-unproved-addresses",
+            description = "Take a peer's advertised address on its word: do not refuse a peer that connects from "
+                    + "another IP address than it advertises (or advertises another than it was dialed at). Only where "
+                    + "honest nodes connect out from another address than they listen on (default: off).")
+    private boolean acceptUnprovedAddresses;
 
     /** The address to listen on; a usage error if the port, the host, a period, a store option or a cap is bad. */
     NodeAddress listen() {
@@ -171,7 +195,23 @@ final class OverlayOptions {
             throw new ParameterException(spec.commandLine(), "--max-unauthenticated must be at least "
                     + "--max-unauthenticated-per-source (" + maxUnauthenticatedPerSource + "), got " + maxUnauthenticated);
         }
-        return config.withMaxUnauthenticated(maxUnauthenticatedPerSource, maxUnauthenticated);
+        return config.withMaxUnauthenticated(maxUnauthenticatedPerSource, maxUnauthenticated)
+                .withAdvertisedAddressCheck(!acceptUnprovedAddresses);
+    }
+
+    /** {@code config} with the limits on node IDs per source given; a usage error if they are bad. */
+    DolrConfig dolr(DolrConfig config) {
+        if (maxIdsPerSource < 1) {
+            throw new ParameterException(spec.commandLine(), "--max-ids-per-source must be at least 1, got " + maxIdsPerSource);
+        }
+        if (sourcePrefixV4 < 1 || sourcePrefixV4 > 32) {
+            throw new ParameterException(spec.commandLine(), "--source-prefix-v4 must be 1 to 32, got " + sourcePrefixV4);
+        }
+        if (sourcePrefixV6 < 1 || sourcePrefixV6 > 128) {
+            throw new ParameterException(spec.commandLine(), "--source-prefix-v6 must be 1 to 128, got " + sourcePrefixV6);
+        }
+        return config.withSourceLimits(config.sourceLimits().withIdsPerSource(maxIdsPerSource)
+                .withPrefixes(sourcePrefixV4, sourcePrefixV6));
     }
 
     /**
@@ -182,8 +222,9 @@ final class OverlayOptions {
     OverlayServer start(ServerSettings settings) {
         StoreSettings disk = store();
         TransportConfig transport = transport(settings.transport());
+        DolrConfig dolr = dolr(settings.dolr());
         try {
-            return OverlayServer.start(settings.withStore(disk).withTransport(transport));
+            return OverlayServer.start(settings.withStore(disk).withTransport(transport).withDolr(dolr));
         } catch (StoreUnavailableException e) {
             throw new CommandFailure(e.getMessage() + "; check that --store names a writable directory with room for --disk-gb", e);
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.riptide.dolr;
 
+import io.riptide.dolr.secure.SourceLimits;
 import java.time.Duration;
 
 /**
@@ -33,6 +34,8 @@ import java.time.Duration;
  * @param maxProbesInFlight  RTT probes outstanding at once
  * @param maxProbeQueue      RTT probes waiting; further candidates are dropped
  * @param joinTimeout        how long to wait for the root's answer before retrying a join
+ * @param sourceLimits       most node IDs from one source address (prefix) in the routing table and
+ *                           leaf set together: a bound on what one machine's free keys can take
  */
 public record DolrConfig(
         int leafSetHalf,
@@ -59,12 +62,13 @@ public record DolrConfig(
         int maxPointers,
         int maxProbesInFlight,
         int maxProbeQueue,
-        Duration joinTimeout) {
+        Duration joinTimeout,
+        SourceLimits sourceLimits) {
 
     public DolrConfig {
         if (leafSetHalf < 1 || slotCandidates < 1 || localNeighbours < 0 || bloomLevels < 1
                 || bloomBits < 64 || bloomBits % 64 != 0 || bloomHashes < 1 || hopRetries < 0
-                || maxReplicas < 1 || maxPointers < 1 || maxProbesInFlight < 1 || defaultTtl < 1) {
+                || maxReplicas < 1 || maxPointers < 1 || maxProbesInFlight < 1 || defaultTtl < 1 || sourceLimits == null) {
             throw new IllegalArgumentException("invalid overlay configuration: " + this);
         }
     }
@@ -80,7 +84,7 @@ public record DolrConfig(
                 Duration.ofSeconds(3), 16,
                 256L * 1024 * 1024, 100_000, 1_000_000,
                 32, 1024,
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), SourceLimits.defaults());
     }
 
     /** A copy with Bloom filters switched on or off. */
@@ -89,7 +93,7 @@ public record DolrConfig(
                 tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, enabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout);
+                maxProbeQueue, joinTimeout, sourceLimits);
     }
 
     /** A copy with another bound on the per-node replica store. */
@@ -98,7 +102,7 @@ public record DolrConfig(
                 tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 locateDeadline, defaultTtl, replicaBytes, replicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout);
+                maxProbeQueue, joinTimeout, sourceLimits);
     }
 
     /**
@@ -111,7 +115,7 @@ public record DolrConfig(
                 tableCheckInterval, maintenanceInterval, hopFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 deadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout);
+                maxProbeQueue, joinTimeout, sourceLimits);
     }
 
     /** A copy with other maintenance periods (heartbeat, failure detection, table lease, proximity gossip). */
@@ -120,6 +124,15 @@ public record DolrConfig(
                 tableCheck, maintenance, hopTimeoutFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout);
+                maxProbeQueue, joinTimeout, sourceLimits);
+    }
+
+    /** A copy with other limits on node IDs from one source address in the routing state. */
+    public DolrConfig withSourceLimits(SourceLimits limits) {
+        return new DolrConfig(leafSetHalf, slotCandidates, localNeighbours, heartbeatInterval, failAfter,
+                tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
+                republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
+                locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
+                maxProbeQueue, joinTimeout, limits);
     }
 }

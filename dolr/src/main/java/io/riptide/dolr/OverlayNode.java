@@ -888,6 +888,21 @@ public final class OverlayNode implements MessageHandler {
         return membership.departures();
     }
 
+    /** Peers refused a place in the routing table and leaf set: their source address had the most node IDs allowed. */
+    public long refusedOverSourceLimit() {
+        return membership.refusedOverSourceLimit();
+    }
+
+    /** The source (address prefix) of the last peer refused over the per-source limit, or null if none was. */
+    public String lastSourceRefused() {
+        return membership.lastSourceRefused();
+    }
+
+    /** Probe answers ignored: from another node ID or another address than the probed handle's (an unproved handle). */
+    public long probeAnswersRefused() {
+        return prober.answersRefused();
+    }
+
     /** Pings sent to measure or check peers. */
     public long probesSent() {
         return prober.probesSent();

@@ -24,6 +24,7 @@ import io.riptide.dolr.routing.RouteForwarder;
 import io.riptide.dolr.routing.RouteHandler;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
+import io.riptide.dolr.secure.SourceLimit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,6 +54,7 @@ public final class Membership implements RouteHandler {
     private final GossipContents gossipContents = new GossipContents();
     // At most one correction per sender per heartbeat, the rate at which an honest sender gossips.
     private final Throttle<Id> corrections;
+    private final SourceLimit sourceLimit;
     private long correctionsSent;
     private boolean joined;
     private boolean maintainedOnce;
@@ -77,6 +79,13 @@ public final class Membership implements RouteHandler {
         this.listener = listener;
         this.localNeighbours = localNeighbours;
         this.corrections = Throttle.oncePer(config.heartbeatInterval(), 256);
+        this.sourceLimit = new SourceLimit(config.sourceLimits(), this::routingState);
+    }
+
+    private Iterable<NodeHandle> routingState() {
+        List<NodeHandle> all = new ArrayList<>(table.all());
+        all.addAll(leafSet.members());
+        return all;
     }
 
     public boolean isJoined() {
@@ -251,6 +260,11 @@ public final class Membership implements RouteHandler {
 
     /** A live peer with a known RTT: offer it to the routing table, the leaf set and listeners. */
     public void offerMeasured(NodeHandle peer, long rttNanos) {
+        if ((table.wouldKeep(peer.id(), rttNanos) || leafSet.wouldAccept(peer.id())) && !sourceLimit.admits(peer)) {
+            // One more ID from a source that has the most allowed: not a routing candidate, nor a
+            // local neighbour (a machine's free keys must not crowd out other machines anywhere).
+            return;
+        }
         if (!joined && bootstrap != null && leafSet.size() == 0) {
             // Before the root answers, fill the table but leave the leaf set to the root's view.
             table.offer(peer, rttNanos);
@@ -264,6 +278,9 @@ public final class Membership implements RouteHandler {
 
     private void addToLeafSet(NodeHandle peer) {
         if (peers.isDead(peer.id(), env.nowNanos())) {
+            return;
+        }
+        if (leafSet.wouldAccept(peer.id()) && !sourceLimit.admits(peer)) {
             return;
         }
         if (leafSet.add(peer)) {
@@ -445,6 +462,16 @@ public final class Membership implements RouteHandler {
     /** Leaf sets sent to a node that gossiped to this one although it belongs in none of this one's sides. */
     public long correctionsSent() {
         return correctionsSent;
+    }
+
+    /** Nodes refused a place in the routing state because their source address had the most IDs allowed. */
+    public long refusedOverSourceLimit() {
+        return sourceLimit.refused();
+    }
+
+    /** The source (address prefix) of the last node refused over the per-source limit, or null. */
+    public String lastSourceRefused() {
+        return sourceLimit.lastRefusedSource();
     }
 
     /** Row-reply entries not probed because they could not have changed the routing state. */

@@ -50,6 +50,7 @@ public final class Prober {
     private long probesSent;
     private long probesDropped;
     private long lateAnswers;
+    private long answersRefused;
 
     private record Request(NodeHandle target) {
     }
@@ -146,7 +147,7 @@ public final class Prober {
         InFlight f = inFlight.get(pong.nonce());
         if (f == null) {
             InFlight gaveUp = late.get(pong.nonce());
-            if (gaveUp != null && gaveUp.request().target().id().equals(from.id())) {
+            if (gaveUp != null && answers(gaveUp.request().target(), from)) {
                 late.remove(pong.nonce());
                 lateAnswers++;
                 long now = env.nowNanos();
@@ -155,7 +156,8 @@ public final class Prober {
             }
             return;
         }
-        if (!f.request().target().id().equals(from.id())) {
+        if (!answers(f.request().target(), from)) {
+            answersRefused++;
             return;
         }
         inFlight.remove(pong.nonce());
@@ -164,6 +166,23 @@ public final class Prober {
         long rtt = now - f.sentAt();
         peers.rttSample(from, rtt, now);
         finish(f.request(), rtt);
+    }
+
+    /**
+     * Whether a pong {@code from} answers a ping of {@code target}: the same node ID, and the same
+     * address. The ping went to the target's address, so a node that answers it from there, with the
+     * ID the handle names, has proved the handle: this is how an entry learned second-hand (from a
+     * peer's gossip, row or join state) is proved before it enters the routing state. Without the
+     * address a node could have others dial a victim's address in its name and answer itself over its
+     * own connection, guessing the nonce (which counts up).
+     */
+    private static boolean answers(NodeHandle target, NodeHandle from) {
+        return target.id().equals(from.id()) && target.address().equals(from.address());
+    }
+
+    /** Pongs ignored because they came from another node ID or another address than the ping's target. */
+    public long answersRefused() {
+        return answersRefused;
     }
 
     /** Whether a probe of {@code id} is queued or in flight. */

@@ -42,7 +42,11 @@ public final class NodeReport implements StatusSource {
             new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.INFO,
                     "riptide_transport_handshakes_failed_total", null, "peer connections refused for a failed handshake"),
             new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.WARN, "riptide_store_writes_refused_total", null,
-                    "the disk store refused replica writes (its write queue was full: the disk is slower than the writes)"));
+                    "the disk store refused replica writes (its write queue was full: the disk is slower than the writes)"),
+            new CounterLog.Watch("io.riptide.dolr.server.OverlayServer", Level.WARN, "riptide_node_admissions_refused_total",
+                    "source-limit", "peers refused a place in the routing state: their source address had the most "
+                    + "node IDs allowed (many node IDs from one address: a Sybil attempt, or honest nodes behind one NAT; "
+                    + "see max-ids-per-source)"));
 
     private final OverlayServer server;
     private final long startedNanos = System.nanoTime();
@@ -68,7 +72,7 @@ public final class NodeReport implements StatusSource {
                             List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
                             long failuresDetected, long departuresHeard, long malformed, long routesDropped, long probesSent,
-                            int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor) {
+                            long refusedOverSourceLimit, String lastSourceRefused, long probeAnswersRefused, int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
             RoutingTable table = n.routingTable();
@@ -105,7 +109,7 @@ public final class NodeReport implements StatusSource {
             return new Snapshot(n.self().id(), n.self().address().toString(), n.isJoined(), rows, table.all().size(), leaves,
                     near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
                     n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.departuresHeard(), n.malformed(),
-                    n.routesDropped(), n.probesSent(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
+                    n.routesDropped(), n.probesSent(), n.refusedOverSourceLimit(), n.lastSourceRefused(), n.probeAnswersRefused(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
                     n.diskWrites().orElse(null), n.versionFloorIfAny().map(f -> new Floor(f.size(), f.refused(),
                     n.updateCheckIfAny().map(ReplicaUpdateCheck::refused).orElse(0L),
                     n.updateCheckIfAny().map(ReplicaUpdateCheck::tombstonesAccepted).orElse(0L),
@@ -136,6 +140,9 @@ public final class NodeReport implements StatusSource {
                 .summary("peer connections", t.openConnections() + " open, " + t.unauthenticatedConnections()
                         + " not yet authenticated; refused over the caps: " + t.refusedOverSourceCap() + " per source, "
                         + t.refusedOverTotalCap() + " in all")
+                .summary("admissions", s.refusedOverSourceLimit() + " peers refused over the limit of node IDs per source"
+                        + (s.lastSourceRefused() == null ? "" : " (last from " + s.lastSourceRefused() + ")")
+                        + "; " + t.handshakesAddressRefused() + " connections refused for an unproved address")
                 // With the reason when the process's choice is NIO (forced, or epoll unavailable).
                 .summary("transport", netty == NettyTransport.current() ? NettyTransport.describe() : netty.label());
         b.table("Routing table", "rows by shared prefix; each entry is digit: node RTT (+ backups)",
@@ -178,7 +185,15 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_node_malformed_messages_total", "Messages refused as malformed.", s.malformed())
                 .counter("riptide_node_routes_dropped_total", "Routed messages dropped (no next hop or hop budget spent).",
                         s.routesDropped())
-                .counter("riptide_node_probes_sent_total", "Liveness and RTT probes sent.", s.probesSent());
+                .counter("riptide_node_probes_sent_total", "Liveness and RTT probes sent.", s.probesSent())
+                .counter("riptide_node_admissions_refused_total",
+                        "Peers refused a place in the routing table and leaf set, by reason: their source address "
+                                + "(prefix) had the most node IDs allowed.",
+                        "reason", Map.of("source-limit", s.refusedOverSourceLimit()))
+                .counter("riptide_node_probe_answers_refused_total",
+                        "Probe answers ignored because another node ID or another address answered than the probed "
+                                + "handle names (a handle learned second-hand that its address does not prove).",
+                        s.probeAnswersRefused());
         if (s.writes() != null) {
             DiskWrites.Stats w = s.writes();
             m.gauge("riptide_store_write_queue_length", "Disk writes accepted and not yet run (queued or running).",
@@ -232,6 +247,10 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_transport_handshakes_version_refused_total",
                         "Of the failed handshakes, those whose peer speaks no wire version this node speaks.",
                         t.handshakesVersionRefused())
+                .counter("riptide_transport_handshakes_address_refused_total",
+                        "Of the failed handshakes, those whose peer advertised an address its connection does not prove "
+                                + "(another IP than it connects from, or than the one dialed).",
+                        t.handshakesAddressRefused())
                 .counter("riptide_transport_frames_refused_total", "Connections closed for a bad frame.", t.framesRefused())
                 .counter("riptide_transport_handshake_frames_refused_total",
                         "Of the refused frames, those announced longer than a handshake frame may be, before the handshake.",

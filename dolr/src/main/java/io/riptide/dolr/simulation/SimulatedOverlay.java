@@ -111,7 +111,14 @@ public final class SimulatedOverlay {
     public OverlayNode add(int vertex, Function<OverlayNode, OverlayApplication> app) {
         byte[] idBytes = new byte[Id.BYTES];
         random.nextBytes(idBytes);
-        Id id = Id.fromBytes(idBytes);
+        return add(vertex, Id.fromBytes(idBytes), app);
+    }
+
+    /**
+     * Starts a node with the chosen {@code id} at {@code vertex}, and has it join now: keys are free,
+     * so an attacker can make IDs near a victim's (see the source limits of the routing state).
+     */
+    public OverlayNode add(int vertex, Id id, Function<OverlayNode, OverlayApplication> app) {
         ids.put(vertex, id);
         agentOf.put(vertex, app);
         if (onDisks) {

@@ -52,6 +52,7 @@ final class ConnectionPipeline {
     private final ByteCounter traffic;
     private final ErrorGuard guard;
     private final VersionRefusals versionRefusals;
+    private final AddressRefusals addressRefusals;
 
     ConnectionPipeline(SigningKey key, MessageCodec nodeCodec, MessageHandler handler, Executor nodeLoop,
             TransportConfig config, TransportCounters counters, SecureRandom random, PeerLinks links,
@@ -69,6 +70,7 @@ final class ConnectionPipeline {
         this.traffic = new ByteCounter(counters::bytesIn, counters::bytesOut);
         this.guard = new ErrorGuard(counters);
         this.versionRefusals = new VersionRefusals(counters);
+        this.addressRefusals = config.checkAdvertisedAddress() ? new AddressRefusals(counters) : null;
     }
 
     /**
@@ -87,7 +89,7 @@ final class ConnectionPipeline {
                     return;
                 }
                 ch.closeFuture().addListener(f -> place.free());
-                install(ch, Role.SERVER, LinkBinder.inbound(links), place::free);
+                install(ch, Role.SERVER, LinkBinder.inbound(links), place::free, null);
             }
         };
     }
@@ -111,13 +113,16 @@ final class ConnectionPipeline {
             protected void initChannel(Channel ch) {
                 onInit.accept(ch);
                 // We chose to dial, so no cap; but whoever answers is unproven all the same.
-                install(ch, Role.CLIENT, LinkBinder.outbound(links, link), () -> { });
+                install(ch, Role.CLIENT, LinkBinder.outbound(links, link), () -> { }, link.address());
             }
         };
     }
 
-    /** Installs the handlers; {@code onProven} also runs once the peer has proved its key. */
-    private void install(Channel ch, Role role, LinkBinder binder, Runnable onProven) {
+    /**
+     * Installs the handlers; {@code onProven} also runs once the peer has proved its key; {@code dialed}
+     * is the address this node connected to, or null for a connection a peer opened.
+     */
+    private void install(Channel ch, Role role, LinkBinder binder, Runnable onProven, NodeAddress dialed) {
         BoundedReads reads = BoundedReads.install(ch, HandshakeCodec.MAX_FRAME_BYTES);
         // A sealed frame carries its tag besides the largest body a sender may frame.
         FrameDecoder frames = new FrameDecoder(HandshakeCodec.MAX_FRAME_BYTES, config.maxFrameBytes() + FrameAead.TAG_BYTES,
@@ -133,7 +138,8 @@ final class ConnectionPipeline {
         p.addLast("flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         p.addLast("frames", frames);
         p.addLast("handshake", new HandshakeHandler(role, key, config.wireVersions(), advertised.get(), handshakeCodec,
-                config.handshakeTimeout(), random, counters, versionRefusals, version -> new MessageDecoder(nodeCodec, version), proven));
+                config.handshakeTimeout(), random, counters, versionRefusals, version -> new MessageDecoder(nodeCodec, version), proven,
+                addressRefusals, dialed));
         p.addLast("dispatch", new InboundDispatcher(handler, nodeLoop, counters));
         p.addLast("link", binder);
         p.addLast("guard", guard);

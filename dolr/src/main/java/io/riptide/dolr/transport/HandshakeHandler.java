@@ -57,6 +57,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** The protocol decoder of a link at the given wire version. */
     private final IntFunction<ChannelHandler> protocolDecoder;
     private final Runnable onProven;
+    /** Checks the peer's advertised address against the connection, or null when not asked to. */
+    private final AddressRefusals addressRefusals;
+    /** The address this node dialed (outbound), or null (inbound). */
+    private final NodeAddress dialed;
 
     private Hello ownHello;
     private Hello peerHello;
@@ -71,7 +75,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     HandshakeHandler(Role role, SigningKey key, WireVersions versions, NodeAddress advertised, MessageCodec codec,
             Duration timeout, SecureRandom random, TransportCounters counters, VersionRefusals versionRefusals,
-            IntFunction<ChannelHandler> protocolDecoder, Runnable onProven) {
+            IntFunction<ChannelHandler> protocolDecoder, Runnable onProven, AddressRefusals addressRefusals, NodeAddress dialed) {
         this.role = role;
         this.key = key;
         this.versions = versions;
@@ -83,6 +87,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         this.versionRefusals = versionRefusals;
         this.protocolDecoder = protocolDecoder;
         this.onProven = onProven;
+        this.addressRefusals = addressRefusals;
+        this.dialed = dialed;
     }
 
     @Override
@@ -149,6 +155,15 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (!proof.key().verify(transcript, proof.signature())) {
             refuse(ctx);
             return;
+        }
+        if (addressRefusals != null) {
+            String mismatch = AddressProof.mismatch(ctx.channel().remoteAddress(), ctx.channel().localAddress(), dialed,
+                    proof.address());
+            if (mismatch != null) {
+                addressRefusals.refused(ctx.channel().remoteAddress(), mismatch);
+                refuse(ctx);
+                return;
+            }
         }
         finished = true;
         timer.cancel(false);

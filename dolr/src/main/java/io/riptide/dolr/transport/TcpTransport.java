@@ -11,6 +11,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.NetUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -121,8 +122,21 @@ public final class TcpTransport implements Transport {
             throw new UncheckedIOException(e);
         }
         this.server = bound.channel();
-        this.advertised = new NodeAddress(listen.host(), ((InetSocketAddress) server.localAddress()).getPort());
+        this.advertised = advertisedAddress(listen, (InetSocketAddress) server.localAddress());
         server.config().setAutoRead(true);
+    }
+
+    /**
+     * The address to advertise: the host as given, with the bound port; a host name is replaced by the
+     * IP address it was bound to, since peers check that an inbound connection comes from the very IP
+     * address advertised ({@link AddressProof}) and resolve no names to do so.
+     */
+    private static NodeAddress advertisedAddress(NodeAddress listen, InetSocketAddress bound) {
+        boolean literal = NetUtil.createByteArrayFromIpAddressString(listen.host()) != null;
+        if (literal || bound.getAddress() == null || bound.getAddress().isAnyLocalAddress()) {
+            return new NodeAddress(listen.host(), bound.getPort());
+        }
+        return new NodeAddress(bound.getAddress().getHostAddress(), bound.getPort());
     }
 
     private void tellLost(NodeAddress address, Executor handlerExecutor, Consumer<NodeAddress> onLinkLost) {

@@ -22,6 +22,9 @@ import java.time.Duration;
  * @param wireVersions the wire versions this node speaks; each link runs at the highest both ends
  *     speak. All this build speaks by default; version 8 alone makes the node's handshake and
  *     frames the previous release's, byte for byte (see docs/operations.md, rolling upgrades)
+ * @param checkAdvertisedAddress refuse a peer whose connection does not prove the address it
+ *     advertises ({@link AddressProof}: inbound, the IP it connects from; outbound, the IP dialed).
+ *     On by default; off only where honest nodes connect from another address than they listen on
  */
 public record TransportConfig(
         int maxFrameBytes,
@@ -32,7 +35,8 @@ public record TransportConfig(
         Duration reconnectBackoff,
         int maxUnauthenticatedPerSource,
         int maxUnauthenticated,
-        WireVersions wireVersions) {
+        WireVersions wireVersions,
+        boolean checkAdvertisedAddress) {
 
     /**
      * Default of {@link #maxUnauthenticatedPerSource}: a handshake takes milliseconds, so even several
@@ -78,54 +82,60 @@ public record TransportConfig(
     public static TransportConfig defaults() {
         return new TransportConfig(Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(5), Duration.ofSeconds(10),
                 Duration.ofMinutes(2), 2 * Frames.DEFAULT_MAX_FRAME_BYTES, Duration.ofMillis(250),
-                DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE, DEFAULT_MAX_UNAUTHENTICATED, WireVersions.all());
+                DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE, DEFAULT_MAX_UNAUTHENTICATED, WireVersions.all(), true);
     }
 
     /** This config with another maximum frame size. */
     public TransportConfig withMaxFrameBytes(int bytes) {
         return new TransportConfig(bytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions, checkAdvertisedAddress);
     }
 
     /** This config with another connect timeout. */
     public TransportConfig withConnectTimeout(Duration timeout) {
         return new TransportConfig(maxFrameBytes, timeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions, checkAdvertisedAddress);
     }
 
     /** This config with another handshake timeout. */
     public TransportConfig withHandshakeTimeout(Duration timeout) {
         return new TransportConfig(maxFrameBytes, connectTimeout, timeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions, checkAdvertisedAddress);
     }
 
     /** This config with another idle timeout. */
     public TransportConfig withIdleTimeout(Duration timeout) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, timeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions, checkAdvertisedAddress);
     }
 
     /** This config with another bound on bytes pending per peer. */
     public TransportConfig withMaxPendingBytesPerPeer(int bytes) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, bytes, reconnectBackoff,
-                maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
+                maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions, checkAdvertisedAddress);
     }
 
     /** This config with another reconnect backoff. */
     public TransportConfig withReconnectBackoff(Duration backoff) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                backoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions);
+                backoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions, checkAdvertisedAddress);
     }
 
     /** This config with other caps on connections whose peers have not yet proved a key. */
     public TransportConfig withMaxUnauthenticated(int perSource, int total) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, perSource, total, wireVersions);
+                reconnectBackoff, perSource, total, wireVersions, checkAdvertisedAddress);
     }
 
     /** This config with other wire versions spoken. */
     public TransportConfig withWireVersions(WireVersions versions) {
         return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
-                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, versions);
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, versions, checkAdvertisedAddress);
+    }
+
+    /** This config checking, or not, that each peer's connection proves the address it advertises. */
+    public TransportConfig withAdvertisedAddressCheck(boolean check) {
+        return new TransportConfig(maxFrameBytes, connectTimeout, handshakeTimeout, idleTimeout, maxPendingBytesPerPeer,
+                reconnectBackoff, maxUnauthenticatedPerSource, maxUnauthenticated, wireVersions, check);
     }
 }

@@ -9,6 +9,7 @@ final class TransportCounters {
     private final LongAdder handshakesFailed = new LongAdder();
     private final LongAdder handshakesTimedOut = new LongAdder();
     private final LongAdder handshakesVersionRefused = new LongAdder();
+    private final LongAdder handshakesAddressRefused = new LongAdder();
     private final LongAdder framesOverHandshakeCap = new LongAdder();
     private final LongAdder refusedOverSourceCap = new LongAdder();
     private final LongAdder refusedOverTotalCap = new LongAdder();
@@ -38,6 +39,10 @@ final class TransportCounters {
 
     void handshakeVersionRefused() {
         handshakesVersionRefused.increment();
+    }
+
+    void handshakeAddressRefused() {
+        handshakesAddressRefused.increment();
     }
 
     void frameOverHandshakeCap() {
@@ -83,7 +88,7 @@ final class TransportCounters {
     TransportMetrics snapshot(int openConnections, int unauthenticatedConnections) {
         return new TransportMetrics(connectionsIn.sum(), connectionsOut.sum(), openConnections, unauthenticatedConnections,
                 refusedOverSourceCap.sum(), refusedOverTotalCap.sum(), handshakesFailed.sum(), handshakesTimedOut.sum(),
-                handshakesVersionRefused.sum(),
+                handshakesVersionRefused.sum(), handshakesAddressRefused.sum(),
                 framesRefused.sum(), framesOverHandshakeCap.sum(), framesFailedAuthentication.sum(), messagesSent.sum(), messagesReceived.sum(),
                 messagesDropped.sum(), bytesIn.sum(), bytesOut.sum());
     }

@@ -17,6 +17,8 @@ package io.riptide.dolr.transport;
  *     handshake timeout
  * @param handshakesVersionRefused of {@code handshakesFailed}, those whose peer speaks no wire version
  *     this node speaks
+ * @param handshakesAddressRefused of {@code handshakesFailed}, those whose peer advertised an address its
+ *     connection does not prove (another IP than it connects from, or than the one dialed)
  * @param framesRefused connections closed for a frame that is too long, negative or undecodable
  * @param framesOverHandshakeCap of {@code framesRefused}, those whose frame was announced longer than
  *     a handshake frame may be, before the peer had proved a key
@@ -39,6 +41,7 @@ public record TransportMetrics(
         long handshakesFailed,
         long handshakesTimedOut,
         long handshakesVersionRefused,
+        long handshakesAddressRefused,
         long framesRefused,
         long framesOverHandshakeCap,
         long framesFailedAuthentication,

@@ -71,6 +71,24 @@ class ProberTest {
     }
 
     @Test
+    void aHandleIsProvedOnlyByAnAnswerFromItsIdAtItsAddress() {
+        Prober p = start(4, 4);
+        // A node at vertex 2 gossips its own ID under vertex 1's address, then answers the ping it
+        // guesses was sent there itself, over its own link: the same ID, another address.
+        NodeHandle honest = responder(1);
+        SimEnv liar = net.start(Id.hash("liar"), 2, e -> (from, m) -> { });
+        NodeHandle claimed = new NodeHandle(liar.self().id(), honest.address());
+        List<Long> results = new ArrayList<>();
+        p.probe(claimed, results::add);
+        sim.runFor(MS);
+        liar.send(NodeAddress.simulated(PROBER_VERTEX), new Pong(1));
+        sim.runFor(TIMEOUT.toNanos() * 2);
+
+        assertEquals(List.of(-1L), results, "neither the honest node's answer (another ID) nor the liar's (another address) counts");
+        assertEquals(2, p.answersRefused());
+    }
+
+    @Test
     void measuresTheRoundTripAsTwiceTheOneWayLatency() {
         Prober p = start(4, 4);
         NodeHandle target = responder(1);

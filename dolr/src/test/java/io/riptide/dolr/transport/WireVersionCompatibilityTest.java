@@ -50,7 +50,7 @@ class WireVersionCompatibilityTest {
                 random, counters, new VersionRefusals(counters), version -> {
                     agreed.set(version);
                     return HandshakeRecorder.passThrough();
-                }, () -> { });
+                }, () -> { }, null, null);
     }
 
     private static NodeAddress address(Role role) {

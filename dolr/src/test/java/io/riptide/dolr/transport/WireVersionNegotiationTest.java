@@ -138,7 +138,8 @@ class WireVersionNegotiationTest {
 
     @Test
     void aRelayThatPassesEverythingOnLeavesTheNewestVersion() throws Exception {
-        Node a = cluster.start(TransportConfig.defaults());
+        // Through the relay A dials another address than B advertises: the address check would refuse B.
+        Node a = cluster.start(TransportConfig.defaults().withAdvertisedAddressCheck(false));
         Node b = cluster.start(TransportConfig.defaults());
         relay = new Relay(b.address(), Relay.AS_IS);
         a.transport().send(relay.address(), new Ping(1, new byte[0]));
