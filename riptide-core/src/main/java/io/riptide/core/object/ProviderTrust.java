@@ -214,6 +214,20 @@ public final class ProviderTrust {
         return new KeyRecords(new ArrayList<>(rotations.keySet()), new ArrayList<>(revoked.values()));
     }
 
+    /**
+     * What proves {@code revoked}'s revocation to someone who knows nothing: the revocation and, when a
+     * certifier signed it, the rotation that gave the certifier standing. Empty if not revoked here.
+     */
+    public synchronized KeyRecords proof(PublicKey revoked) {
+        KeyRevocation v = this.revoked.get(revoked);
+        if (v == null) {
+            return KeyRecords.EMPTY;
+        }
+        List<KeyRotation> standing = rotations.keySet().stream()
+                .filter(r -> !v.selfSigned() && r.oldKey().equals(v.signer()) && r.newKey().equals(revoked)).limit(1).toList();
+        return new KeyRecords(standing, List.of(v));
+    }
+
     /** Records refused for a bad signature. */
     public synchronized long forged() {
         return forged;
