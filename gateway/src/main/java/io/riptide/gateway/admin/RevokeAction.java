@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /revoke?records=BASE64} on a gateway's admin server ({@code riptide revoke}): the
+ * {@code POST /revoke?records=BASE64} (URL-safe or standard alphabet) on a gateway's admin server ({@code riptide revoke}): the
  * stored form of a {@link KeyRecords} bundle holding one signed revocation (and the rotation that
  * gives its signer standing, if any). The gateway checks and publishes it
  * ({@link io.riptide.gateway.keys.KeyPublisher}): 200 revoked (or already), 400 refused.
@@ -41,8 +41,10 @@ public final class RevokeAction implements AdminAction {
         }
         KeyRecords records;
         try {
-            // A '+' in base64 may arrive as a space if the client did not escape it.
-            records = KeyRecords.fromBytes(Base64.getDecoder().decode(given.get(0).strip().replace(' ', '+')));
+            // URL-safe base64 (riptide revoke's), or the standard alphabet with its '+' perhaps unescaped to a space.
+            String text = given.get(0).strip().replace(' ', '+');
+            records = KeyRecords.fromBytes(text.indexOf('-') >= 0 || text.indexOf('_') >= 0
+                    ? Base64.getUrlDecoder().decode(text) : Base64.getDecoder().decode(text));
         } catch (IllegalArgumentException | ObjectFormatException e) {
             return CompletableFuture.completedFuture(new Answer(400, "not key records: " + e.getMessage()));
         }
