@@ -41,6 +41,8 @@ public final class KeyPublisher {
     private final PublicKey own;
     private final ProviderTrust records = ProviderTrust.open();
     private long treesRevoked;
+    private boolean started;
+    private boolean republishing;
 
     /**
      * A publisher for the gateway signing with {@code own}, holding {@code certificate}: rotations whose
@@ -86,10 +88,20 @@ public final class KeyPublisher {
         return out;
     }
 
-    /** Stores the bundle now and every {@link #REPUBLISH}. */
+    /** Stores the bundle now and every {@link #REPUBLISH}, once there is one. */
     public void start() {
+        started = true;
         publish();
-        node.env().periodic(REPUBLISH, this::publish);
+        republishIfAny();
+    }
+
+    // Only a gateway with records schedules anything: the periodic timer draws from the node's random
+    // source, and a gateway without records must not change what a seeded simulation does.
+    private void republishIfAny() {
+        if (started && !republishing && !records.records().isEmpty()) {
+            republishing = true;
+            node.env().periodic(REPUBLISH, this::publish);
+        }
     }
 
     /** Stores the bundle at the key-records GUID of every key it names (nothing when there are no records). */
@@ -173,6 +185,7 @@ public final class KeyPublisher {
         CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, error) -> node.env().execute(() -> {
             node.learnKeyRecords(proof);
             publish();
+            republishIfAny();
             long trees = sent.stream().filter(f -> f.getNow(false)).count();
             String warning = key.equals(own) ? " WARNING: this gateway signs with the revoked key; restart it with a new key"
                     + " (riptide keygen --rotate) or everything it inserts is refused." : "";
