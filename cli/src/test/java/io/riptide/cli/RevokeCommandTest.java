@@ -160,6 +160,11 @@ class RevokeCommandTest {
                 assertEquals(provider.publicKey(), KeyRecords.fromBytes(data).revocations().get(0).revokedKey());
             }
 
+            CliRun inspect = new CliRun();
+            inspect.run("inspect", url, "--join", node.address().toString(), "--provider", provider.publicKey().toString());
+            assertTrue(inspect.out().contains("revoked    " + provider.publicKey() + " by itself"), inspect.out() + inspect.err());
+            assertTrue(inspect.out().contains("key records in place of the object"), inspect.out());
+
             CliRun again = new CliRun();
             assertEquals(0, again.run("revoke", "--key", keyFile.toString(), "--admin", admin.hostPort()), again.err());
             assertTrue(again.out().contains("was already revoked"), again.out());
