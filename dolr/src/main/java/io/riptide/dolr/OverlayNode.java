@@ -232,6 +232,8 @@ public final class OverlayNode implements MessageHandler {
                 localArea.start(config.bloomRefresh());
                 dissemination.start();
                 recovered.stream().filter(store::contains).forEach(OverlayNode.this::announce);
+                // Revocations kept across a restart: what the store still holds of those keys gives way now.
+                revokedKeys.revokedKeys().forEach(OverlayNode.this::dropSignedBy);
                 application().onJoined();
             }
         }, localArea::neighbours);
