@@ -51,12 +51,16 @@ public final class OverlayCacheLookup implements CacheLookup, AutoCloseable {
 
     /**
      * A {@link ProxyCache} on {@code client}'s loop (started with {@link #verifyStage}), trusting
-     * {@code providers}, primary first, and dating by {@code clock}; its load reports start at once.
+     * {@code providers}, primary first, and dating by {@code clock}; its load reports and its reads of the
+     * providers' key records ({@link ProxyCache#watchKeyRecords}) start at once.
      */
     public static OverlayCacheLookup start(OverlayClient client, List<PublicKey> providers, OverlayCacheConfig config, Clock clock) {
         MemoryCopies memory = config.memoryBytes() > 0 ? new MemoryCopies(config.memoryBytes()) : null;
         ProxyCache cache = new ProxyCache(client.env(), client.access(), providers, config, PushMode.NONE, memory);
-        client.env().execute(cache::start);
+        client.env().execute(() -> {
+            cache.start();
+            cache.watchKeyRecords(ProxyCache.KEY_RECORDS_EVERY);
+        });
         return new OverlayCacheLookup(client.env(), cache, clock, memory, () -> List.copyOf(client.stages().metrics().values()));
     }
 

@@ -3,6 +3,8 @@ package io.riptide.cli;
 import io.netty.channel.EventLoopGroup;
 import io.riptide.core.crypto.SigningKey;
 import io.riptide.core.net.NettyTransport;
+import io.riptide.core.object.KeyRecords;
+import io.riptide.core.object.PushMode;
 import io.riptide.core.runtime.NodeAddress;
 import io.riptide.dolr.DolrCodec;
 import io.riptide.dolr.discovery.Announcement.Role;
@@ -14,6 +16,7 @@ import io.riptide.gateway.Gateway;
 import io.riptide.gateway.GatewayConfig;
 import io.riptide.gateway.admin.GatewayReport;
 import io.riptide.gateway.admin.PurgeAction;
+import io.riptide.gateway.admin.RevokeAction;
 import io.riptide.gateway.origin.OriginFetcher;
 import io.riptide.gateway.origin.OriginFetcherConfig;
 import io.riptide.gateway.origin.OriginTls;
@@ -51,6 +54,12 @@ final class GatewayCommand implements Callable<Integer> {
             description = "The provider's key: objects are signed with it, and browser proxies trust its public part. "
                 + "Created if the file is missing; riptide keygen makes one too (required).")
     private Path providerKey;
+
+    @Option(names = "--key-certificate", paramLabel = "FILE",
+            description = "The rotation certificate for --key, written by riptide keygen --rotate: the gateway publishes it, "
+                + "so proxies that trust the old key trust this one, and it also answers the old key's gateway service "
+                + "(default: none).")
+    private Path keyCertificate;
 
     @Mixin
     private OverlayOptions overlay;
@@ -103,6 +112,7 @@ final class GatewayCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--origin-ca: " + e.getMessage());
         }
         SigningKey provider = KeyFiles.loadOrCreate(providerKey, "--key", spec.commandLine(), out, "the provider's key");
+        KeyRecords certificate = certificate(provider);
         SigningKey node = nodeKey == null ? SigningKey.generate(new SecureRandom())
                 : KeyFiles.loadOrCreate(nodeKey, "--node-key", spec.commandLine(), out, "the node's ID");
         GatewayConfig config = GatewayConfig.defaults();
@@ -122,7 +132,7 @@ final class GatewayCommand implements Callable<Integer> {
         OverlayServer server;
         try {
             server = overlay.start(ServerSettings.of(node, listen).joining(bootstrap).withApplication(n -> {
-                gateway[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, finalConfig).apply(n);
+                gateway[0] = (Gateway) Gateway.factory(provider, fetcher::fetch, finalConfig, PushMode.NONE, certificate).apply(n);
                 return gateway[0];
             }, DolrCodec.create()));
         } catch (RuntimeException e) {
@@ -132,13 +142,19 @@ final class GatewayCommand implements Callable<Integer> {
         }
         if (!admin.start("Riptide gateway", List.of(NodeReport.of(server), new GatewayReport(server, () -> gateway[0],
                 fetcher::metrics)), concat(NodeReport.WATCHES, GatewayReport.WATCHES),
-                Map.of(PurgeAction.PATH, new PurgeAction(server, () -> gateway[0])), out)) {
+                Map.of(PurgeAction.PATH, new PurgeAction(server, () -> gateway[0]),
+                        RevokeAction.PATH, new RevokeAction(server, () -> gateway[0])), out)) {
             server.close();
             fetcher.close();
             fetchGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             return 1;
         }
         RunningNode.say(out, "provider key " + provider.publicKey() + " (proxies trust this)");
+        if (!certificate.isEmpty()) {
+            RunningNode.say(out, "key certificate: " + provider.publicKey() + " succeeds "
+                    + certificate.rotations().stream().map(r -> r.oldKey().toString()).distinct().toList()
+                    + " (proxies that trust those keys trust this one too)");
+        }
         AutoCloseable announcer = AnnounceOptions.whenJoined(mdns, server, Role.GATEWAY, provider.publicKey(), out);
         if (!originTrust.isEmpty()) {
             RunningNode.say(out, "https origins verified against the system trust store and " + originTrust);
@@ -160,5 +176,27 @@ final class GatewayCommand implements Callable<Integer> {
 
     static <T> List<T> concat(List<T> a, List<T> b) {
         return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    }
+
+    // The --key-certificate's rotations, checked against the provider key before anything starts.
+    private KeyRecords certificate(SigningKey provider) {
+        if (keyCertificate == null) {
+            return KeyRecords.EMPTY;
+        }
+        KeyRecords records;
+        try {
+            records = KeyRecords.load(keyCertificate);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--key-certificate: " + e.getMessage());
+        }
+        if (records.rotations().stream().noneMatch(r -> r.newKey().equals(provider.publicKey()))) {
+            throw new ParameterException(spec.commandLine(), "--key-certificate: " + keyCertificate + " does not certify the "
+                    + "--key " + provider.publicKey() + "; give the certificate riptide keygen --rotate wrote with this key");
+        }
+        if (records.rotations().stream().anyMatch(r -> !r.signatureValid())) {
+            throw new ParameterException(spec.commandLine(), "--key-certificate: " + keyCertificate
+                    + " holds a rotation whose signature does not verify (damaged or forged)");
+        }
+        return records;
     }
 }

@@ -14,7 +14,11 @@ import io.riptide.core.object.Heartbeat;
 import io.riptide.core.object.ObjectCertificate;
 import io.riptide.core.object.ObjectFormatException;
 import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.KeyRecords;
+import io.riptide.core.object.KeyRevocation;
+import io.riptide.core.object.KeyRotation;
 import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.ProviderTrust;
 import io.riptide.core.object.VariantRecord;
 import io.riptide.core.object.Verification;
 import io.riptide.core.object.VersionFloor;
@@ -182,6 +186,10 @@ final class InspectCommand implements Callable<Integer> {
                 described.put(r.replica(), "unreadable (" + r.failure() + ")");
                 continue;
             }
+            if (KeyRecords.isKeyRecords(r.data())) {
+                described.put(r.replica(), "key records in place of the object (a revocation of the key that signed it)");
+                continue;
+            }
             try {
                 CachedCopy copy = CachedCopy.fromBytes(r.data(), 64 << 20);
                 ObjectVerifier verifier = new ObjectVerifier(Set.of(provider), new VersionFloor(16), 64 << 20);
@@ -234,6 +242,9 @@ final class InspectCommand implements Callable<Integer> {
         if (VariantRecord.isVariantRecord(data)) {
             return describeRecord(out, guid, provider, data);
         }
+        if (KeyRecords.isKeyRecords(data)) {
+            return describeKeyRecords(out, provider, data);
+        }
         CachedCopy copy;
         try {
             copy = CachedCopy.fromBytes(data, 64 << 20);
@@ -270,6 +281,30 @@ final class InspectCommand implements Callable<Integer> {
         }
         line(out, "verified", v.ok() ? "yes (provider, signature, body digest, GUID, version)" : "NO: " + v.message());
         return v.ok() ? 0 : UNVERIFIED;
+    }
+
+    /** The replica gave way to key records: a revocation of the key that signed it (or the key-records GUID). */
+    private static int describeKeyRecords(PrintWriter out, PublicKey provider, byte[] data) {
+        KeyRecords records;
+        try {
+            records = KeyRecords.fromBytes(data);
+        } catch (ObjectFormatException e) {
+            line(out, "verified", "NO: " + e.getMessage());
+            return UNVERIFIED;
+        }
+        ProviderTrust trust = ProviderTrust.of(Set.of(provider));
+        List<Verification> verdicts = trust.learn(records);
+        for (KeyRotation r : records.rotations()) {
+            line(out, "rotation", r.oldKey() + " -> " + r.newKey() + " (#" + r.serial() + ", issued "
+                    + Instant.ofEpochMilli(r.issuedAtMillis()) + ")" + (trust.trusts(r.newKey()) ? ", trusted" : ""));
+        }
+        for (KeyRevocation v : records.revocations()) {
+            line(out, "revoked", v.revokedKey() + (v.selfSigned() ? " by itself" : " by " + v.signer()) + " (issued "
+                    + Instant.ofEpochMilli(v.issuedAtMillis()) + ")" + (trust.isRevoked(v.revokedKey()) ? ", verified" : ""));
+        }
+        List<String> refused = verdicts.stream().filter(v -> !v.ok()).map(Verification::message).toList();
+        line(out, "verified", refused.isEmpty() ? "yes (key records: no object is served here)" : "NO: " + refused.get(0));
+        return refused.isEmpty() ? 0 : UNVERIFIED;
     }
 
     /** The URL varies: its base GUID holds the provider's record of the fields, not a response. */

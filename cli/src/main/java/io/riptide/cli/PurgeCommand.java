@@ -1,15 +1,6 @@
 package io.riptide.cli;
 
-import io.riptide.core.runtime.NodeAddress;
-import io.riptide.dolr.admin.AdminAction;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -17,7 +8,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code riptide purge URL [--admin HOST:PORT]}: has a running gateway take a URL down from the cache. */
@@ -51,52 +41,8 @@ final class PurgeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        NodeAddress target;
-        String hostPort = admin.replaceFirst("^http://", "").replaceFirst("/.*$", "");
-        try {
-            target = NodeAddress.parse(hostPort);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--admin: " + e.getMessage());
-        }
-        if (timeout.isZero() || timeout.isNegative()) {
-            throw new ParameterException(spec.commandLine(), "--timeout must be longer than zero");
-        }
-        String host = target.host().contains(":") ? "[" + target.host() + "]" : target.host();
-        URI uri = URI.create("http://" + host + ":" + target.port() + "/purge?url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        HttpResponse<String> response;
-        try {
-            HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
-            response = client.send(HttpRequest.newBuilder(uri).timeout(timeout).header(AdminAction.HEADER, "purge")
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (HttpTimeoutException e) {
-            err.println("riptide purge: the gateway at " + target + " did not answer within " + timeout.toMillis()
-                    + " ms; the purge may still complete: run the command again to see.");
-            return 1;
-        } catch (IOException e) {
-            err.println("riptide purge: no gateway answers at " + target + " (" + (e.getMessage() == null
-                    ? "connection refused" : e.getMessage()) + "). Start the gateway with --admin-port " + target.port()
-                    + " on this machine, or give its admin address with --admin HOST:PORT.");
-            return 1;
-        }
-        String text = response.body().strip();
-        switch (response.statusCode()) {
-            case 200:
-                out.println(text);
-                out.flush();
-                return 0;
-            case 404:
-            case 405:
-                if (text.startsWith("POST is not supported")) {
-                    err.println("riptide purge: the admin server at " + target + " is not a gateway's (" + text + ")");
-                } else {
-                    err.println("riptide purge: " + text);
-                }
-                return 1;
-            default:
-                err.println("riptide purge: the gateway answered HTTP " + response.statusCode() + ": " + text);
-                return 1;
-        }
+        AdminPost gateway = AdminPost.to("purge", admin, timeout, spec.commandLine());
+        return gateway.post("/purge?url=" + URLEncoder.encode(url, StandardCharsets.UTF_8), "the purge may still complete",
+                spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 }

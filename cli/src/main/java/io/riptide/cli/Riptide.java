@@ -60,6 +60,7 @@ public final class Riptide implements Callable<Integer> {
         root.addSubcommand("inspect", new InspectCommand());
         root.addSubcommand("status", new StatusCommand());
         root.addSubcommand("purge", new PurgeCommand());
+        root.addSubcommand("revoke", new RevokeCommand());
         root.addSubcommand("proxy", new io.riptide.proxy.ProxyMain());
         root.addSubcommand("ca", new CommandLine(new CaCommand()).addSubcommand("init", new CaCommand.Init()));
         root.addSubcommand("bench", new CommandLine(new BenchCommand())

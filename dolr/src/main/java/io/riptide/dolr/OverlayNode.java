@@ -1,6 +1,9 @@
 package io.riptide.dolr;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.crypto.PublicKey;
+import io.riptide.core.object.KeyRecords;
+import io.riptide.core.object.ProviderTrust;
 import io.riptide.core.object.ReplicaUpdateCheck;
 import io.riptide.core.object.Tombstone;
 import io.riptide.core.object.VersionFloor;
@@ -130,6 +133,11 @@ public final class OverlayNode implements MessageHandler {
     private VersionFloor versionFloor;
     // Judges versions that come down dissemination trees; made on first use, over the node's floor.
     private ReplicaUpdateCheck updateCheck;
+    // Provider keys revoked (and the rotations giving revokers standing): learned from trees, kept with a disk store.
+    private final ProviderTrust revokedKeys = ProviderTrust.open();
+    private long revokedReplicasDropped;
+    // Replicas being read to be replaced by revocation records, with the records (merged) to put.
+    private final java.util.Map<Id, KeyRecords> replacing = new java.util.HashMap<>();
     private final ReplicaCopier copier;
     private final PointerStore pointers;
     private final LocalArea localArea;
@@ -181,6 +189,12 @@ public final class OverlayNode implements MessageHandler {
         this.storage = storage;
         this.store = storage.openHandingOver(env, this::onEvicted, localArea::heldByNeighbour);
         this.versionFloor = storage.versionFloor().orElse(null);
+        revokedKeys.learn(storage.keyRecords());
+        // Learned on the loop (the update check runs there); the sweep reads the store, so it runs after.
+        revokedKeys.onRevoked(revocation -> env.execute(() -> {
+            storage.keepKeyRecords(revokedKeys.records());
+            dropSignedBy(revocation.revokedKey());
+        }));
         List<Id> recovered = store.guids(); // held before a restart: published once the node has joined
         this.prober = new Prober(env, peers, config.failAfter().dividedBy(2), config.maxProbesInFlight(), config.maxProbeQueue(),
                 () -> membership().isJoined(), peer -> membership().learn(peer));
@@ -218,6 +232,8 @@ public final class OverlayNode implements MessageHandler {
                 localArea.start(config.bloomRefresh());
                 dissemination.start();
                 recovered.stream().filter(store::contains).forEach(OverlayNode.this::announce);
+                // Revocations kept across a restart: what the store still holds of those keys gives way now.
+                revokedKeys.revokedKeys().forEach(OverlayNode.this::dropSignedBy);
                 application().onJoined();
             }
         }, localArea::neighbours);
@@ -249,6 +265,14 @@ public final class OverlayNode implements MessageHandler {
         this.asks = new Asks(this);
         this.access = new AccessPoint(this, 10_000);
         this.dissemination = new Dissemination(env, config.heartbeatInterval(), 3, store::get, (guid, data) -> {
+            if (KeyRecords.isKeyRecords(data)) {
+                try {
+                    replaceRevoked(guid, KeyRecords.fromBytes(data));
+                } catch (io.riptide.core.object.ObjectFormatException e) {
+                    // The update check refused it already; nothing to store.
+                }
+                return;
+            }
             if (Tombstone.is(data)) {
                 // A purge: the old version's body goes now, not when replacement gets to it.
                 store.remove(guid);
@@ -415,6 +439,75 @@ public final class OverlayNode implements MessageHandler {
             location.unpublish(guid);
             dissemination.leave(guid);
         }
+    }
+
+    /*
+     * Revocation records take the place of a replica signed by a revoked key (its body goes, as a
+     * tombstone's does), so a reader of that GUID meets the revocation and learns it. Never over a
+     * live object: a bundle is no version of it. Data already a bundle is replaced by the newer one.
+     */
+    private void replaceRevoked(Id guid, KeyRecords records) {
+        KeyRecords pending = replacing.get(guid);
+        if (pending != null) {
+            // A read of the replica is on its way: its answer will put both in place.
+            replacing.put(guid, pending.with(records));
+            return;
+        }
+        replacing.put(guid, records);
+        store.get(guid).whenComplete((held, error) -> env.execute(() -> {
+            KeyRecords incoming = replacing.remove(guid);
+            if (held == null) {
+                return;
+            }
+            KeyRecords replacement = incoming;
+            if (KeyRecords.isKeyRecords(held)) {
+                // Two bundles (a tree's and this node's sweep, say): keep what both say, once.
+                try {
+                    KeyRecords kept = KeyRecords.fromBytes(held);
+                    replacement = kept.with(incoming);
+                    if (replacement.equals(kept)) {
+                        return;
+                    }
+                } catch (io.riptide.core.object.ObjectFormatException | IllegalArgumentException e) {
+                    replacement = incoming;
+                }
+            } else if (ReplicaUpdateCheck.signer(held).map(revokedKeys::isRevoked).orElse(false)) {
+                revokedReplicasDropped++;
+            } else {
+                return;
+            }
+            store.remove(guid);
+            if (store.put(guid, replacement.toBytes())) {
+                announce(guid);
+            }
+        }));
+    }
+
+    // After a revocation: every replica here that the revoked key signed gives way to the revocation
+    // (a tree's own copy of it, when it comes, then finds the same records in place).
+    private void dropSignedBy(PublicKey revoked) {
+        KeyRecords proof = revokedKeys.proof(revoked);
+        for (Id guid : store.guids()) {
+            replaceRevoked(guid, proof);
+        }
+    }
+
+    /**
+     * Learns {@code records} (a gateway's, before it publishes them down its trees): a revoked key's
+     * replicas here then give way to its revocation, and trees bring no more of its versions.
+     */
+    public void learnKeyRecords(KeyRecords records) {
+        revokedKeys.learn(records);
+    }
+
+    /** Replicas replaced by the revocation because the key that signed them was revoked. */
+    public long revokedReplicasDropped() {
+        return revokedReplicasDropped;
+    }
+
+    /** The provider keys this node has learned are revoked (an open {@link ProviderTrust}: it trusts no provider). */
+    public ProviderTrust revokedKeys() {
+        return revokedKeys;
     }
 
     /** {@code replica}: the evicted bytes, where the store can hand them over (in memory), else null. */
@@ -813,7 +906,7 @@ public final class OverlayNode implements MessageHandler {
      */
     public ReplicaUpdateCheck updateCheck() {
         if (updateCheck == null) {
-            updateCheck = new ReplicaUpdateCheck(versionFloor(), LocationMessages.MAX_READ_BYTES);
+            updateCheck = new ReplicaUpdateCheck(versionFloor(), LocationMessages.MAX_READ_BYTES, revokedKeys);
         }
         return updateCheck;
     }

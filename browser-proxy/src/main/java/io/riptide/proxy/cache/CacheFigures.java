@@ -34,13 +34,25 @@ import java.util.Map;
  * @param gatewayCopies    misses the gateway answered with the signed copy in its reply, served without a read back
  * @param gatewayReadsFailed misses the gateway said it inserted whose copy (sent or read back) could not be served,
  *                         so the proxy fetched them itself: a second origin fetch
+ * @param keys             provider keys: learned by rotation, revoked, key records refused, lookups that met a revocation
  */
 public record CacheFigures(long lookups, long hits, Map<RejectReason, Long> refused, long overloaded, long missHints,
         long staleHints, long latencyHints, long loadReports, long requestsReported, MemoryFigures memory,
         long memoryRefreshes, long signaturesFull, long signaturesMemo, long seenHints, long keptPrivately,
         long overlayReads, long readsShared, AccessFigures access,
         Map<io.riptide.core.gateway.GatewayMessages.Outcome, Long> gatewayAnswers, long firstSightings, long repeatSightings,
-        long sightingsUnanswered, long gatewayCopies, long gatewayReadsFailed) {
+        long sightingsUnanswered, long gatewayCopies, long gatewayReadsFailed, KeyFigures keys) {
+    /**
+     * What the proxy knows of its providers' keys.
+     *
+     * @param learned        keys trusted because a trusted key certified them (rotation)
+     * @param revoked        keys revoked (their objects are refused, memory copies never served)
+     * @param recordsRefused rotation and revocation records refused: forged, or signed by a key without standing
+     * @param revokedLookups lookups that met a revocation or a copy signed by a revoked key, and went to the origin
+     */
+    public record KeyFigures(int learned, int revoked, long recordsRefused, long revokedLookups) {
+    }
+
     public CacheFigures {
         refused = Map.copyOf(refused);
         gatewayAnswers = Map.copyOf(gatewayAnswers);

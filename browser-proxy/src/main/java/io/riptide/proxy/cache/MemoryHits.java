@@ -51,6 +51,8 @@ public final class MemoryHits {
     private final Env env;
     private final UrlNames names = new UrlNames();
     private final List<PublicKey> providers;
+    // Whether a provider key is revoked: its names are no longer looked at (what memory kept under them is never served).
+    private final java.util.function.Predicate<PublicKey> revoked;
     private final MemoryCopies copies;
     private final CopyJudge judge;
     private final long recheckNanos;
@@ -60,12 +62,13 @@ public final class MemoryHits {
     /** Told, once per private copy, that a request found it: the URL's second sighting (with the copy's header fields). */
     private final BiConsumer<ProxyRequest, Headers> sightedAgain;
 
-    MemoryHits(Env env, List<PublicKey> providers, MemoryCopies copies, CopyJudge judge, Duration recheck,
+    MemoryHits(Env env, List<PublicKey> providers, java.util.function.Predicate<PublicKey> revoked, MemoryCopies copies, CopyJudge judge, Duration recheck,
                Invalidations invalidations, Consumer<ProxyRequest> refresh, BiConsumer<ProxyRequest, Headers> sightedAgain) {
         this.sightedAgain = sightedAgain;
         this.invalidations = invalidations;
         this.env = env;
         this.providers = List.copyOf(providers);
+        this.revoked = revoked;
         this.copies = copies;
         this.judge = judge;
         this.recheckNanos = recheck.toNanos();
@@ -127,6 +130,9 @@ public final class MemoryHits {
     private LookupResult judged(int i, CanonicalUrl url, ProxyRequest request, boolean fast) {
         boolean own = i == providers.size();
         PublicKey key = own ? null : providers.get(i);
+        if (!own && revoked.test(key)) {
+            return null;
+        }
         Headers fields = request.headers();
         Id guid = own ? names.privateBase(url.value()) : names.base(key, url.value());
         VariantKey expected = VariantKey.NONE;

@@ -14,7 +14,9 @@ import io.riptide.core.http.Storability;
 import io.riptide.core.http.VariantKey;
 import io.riptide.core.http.Variants;
 import io.riptide.core.id.Id;
+import io.riptide.core.object.KeyRecords;
 import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.ProviderTrust;
 import io.riptide.core.object.PushMode;
 import io.riptide.core.object.RejectReason;
 import io.riptide.core.runtime.Cancellable;
@@ -27,6 +29,7 @@ import io.riptide.proxy.hints.Hints;
 import io.riptide.proxy.hints.LoadReports;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -51,6 +54,12 @@ import java.util.function.Consumer;
 public final class ProxyCache {
     /** The stage copies are verified on: Ed25519 and SHA-256 are too slow for the loop. */
     public static final String VERIFY_STAGE = "verify";
+    /**
+     * How often a real proxy reads its providers' key records: a minute bounds how long a rotation takes
+     * to be trusted and a revocation to reach a proxy that reads none of the revoked key's objects, for
+     * one small read per key per minute.
+     */
+    public static final Duration KEY_RECORDS_EVERY = Duration.ofMinutes(1);
     /** Hops an insert request may take to the nearest gateway, which is often in another stub. */
     static final int GATEWAY_TTL = 32;
 
@@ -95,6 +104,10 @@ public final class ProxyCache {
     private long refreshes;
     // Lookups that met a verified tombstone: the object was purged, the user went to the origin.
     private long purged;
+    // Lookups that met a provider key's revocation (or a copy signed by a revoked key) and went to the origin.
+    private long revokedLookups;
+    // Trusted keys (configured, certified by rotation) minus revoked ones: what the check and the reads use.
+    private final ProviderTrust trust;
 
     /**
      * A cache reading {@code overlay} on {@code env}'s loop, trusting {@code providers} (the first is the
@@ -118,14 +131,16 @@ public final class ProxyCache {
         this.providers = List.copyOf(providers);
         this.primary = providers.get(0);
         this.config = config;
-        this.check = new ReplicaCheck(this.providers, config.maxBodyBytes());
+        this.trust = ProviderTrust.of(java.util.Set.copyOf(this.providers));
+        this.check = new ReplicaCheck(trust, config.maxBodyBytes());
         this.judge = new CopyJudge(pushMode);
         this.hints = new Hints(env, overlay, primary, config.ttl(), config.hintInterval());
         this.load = new LoadReports(env, overlay, ObjectNames.cacheManagerGuid(primary), config.loadReportEvery(),
                 config.maxLoadReports(), LoadReports.MAX_TALLIED, config.ttl());
         this.reads = new SharedReads(env, overlay, config.ttl(), config.readDeadline());
         this.memory = memory;
-        this.memoryHits = memory == null ? null : new MemoryHits(env, this.providers, memory, judge, config.memoryRecheck(),
+        this.memoryHits = memory == null ? null : new MemoryHits(env, this.providers, trust::isRevoked, memory, judge,
+                config.memoryRecheck(),
                 invalidations, request -> env.execute(() -> refresh(request)),
                 (request, stored) -> env.execute(() -> sightedAgain(request, stored)));
     }
@@ -138,6 +153,56 @@ public final class ProxyCache {
     /** Starts the periodic load reports. */
     public void start() {
         load.start();
+    }
+
+    /**
+     * Reads each trusted provider key's key records ({@link ObjectNames#keyRecordsGuid}) now and every
+     * {@code every}: rotations a gateway published there make the keys they certify trusted (their names
+     * are read too from then on), revocations end a key. Revocations also arrive without this, in place of
+     * the replicas a revoked key signed.
+     */
+    public void watchKeyRecords(Duration every) {
+        readKeyRecords();
+        env.periodic(every, this::readKeyRecords);
+    }
+
+    /** One read of every trusted key's key records (see {@link #watchKeyRecords}). */
+    public void readKeyRecords() {
+        java.util.Set<PublicKey> keys = new java.util.LinkedHashSet<>(providers);
+        keys.addAll(trust.trusted());
+        for (PublicKey key : keys) {
+            readWithin(ObjectNames.keyRecordsGuid(key), config.readDeadline().toNanos(), reply -> {
+                if (reply.found() && KeyRecords.isKeyRecords(reply.data())) {
+                    env.submit(VERIFY_STAGE, () -> check.learn(reply.data()), (learned, error) -> { });
+                }
+            });
+        }
+    }
+
+    /** What this cache trusts now: configured keys, keys they certified, revoked keys (shared with its check). */
+    public ProviderTrust trust() {
+        return trust;
+    }
+
+    /** Lookups that met a revocation, or a copy signed by a revoked key, and went to the origin. */
+    public long revokedLookups() {
+        return revokedLookups;
+    }
+
+    // The keys whose names a lookup reads: the configured ones not revoked, primary first, then certified successors.
+    private List<PublicKey> readKeys() {
+        List<PublicKey> keys = new ArrayList<>(providers.size() + 1);
+        for (PublicKey key : providers) {
+            if (!trust.isRevoked(key)) {
+                keys.add(key);
+            }
+        }
+        for (PublicKey key : trust.trusted()) {
+            if (!keys.contains(key)) {
+                keys.add(key);
+            }
+        }
+        return keys;
     }
 
     /** Stops the periodic load reports (a simulated proxy that is done; a real one stops with its loop). */
@@ -172,7 +237,14 @@ public final class ProxyCache {
             return;
         }
         long start = env.nowNanos();
-        ProviderFanOut.first(providers, (key, each) -> read(key, request, url, ObjectNames.objectGuid(key, url.value(), ""),
+        List<PublicKey> keys = readKeys();
+        if (keys.isEmpty()) {
+            // Every key this proxy trusted is revoked and none certified a successor: nothing is served.
+            revokedLookups++;
+            done.accept(LookupResult.forward(CacheStatus.forward("miss", "revoked-key")));
+            return;
+        }
+        ProviderFanOut.first(keys, (key, each) -> read(key, request, url, ObjectNames.objectGuid(key, url.value(), ""),
                 VariantKey.NONE, config.readDeadline().toNanos(), start, each), result -> {
                     if (refresh) {
                         done.accept(result);
@@ -389,7 +461,15 @@ public final class ProxyCache {
 
     private void checked(PublicKey key, ProxyRequest request, CanonicalUrl url, Id guid, ObjectRead reply,
                          ReplicaCheck.Checked checked, long start, Consumer<LookupResult> done) {
-        if (checked instanceof ReplicaCheck.Refused r) {
+        if (checked instanceof ReplicaCheck.Refused r && r.reason() == RejectReason.REVOKED_KEY) {
+            // The key that named or signed this object is revoked: what memory kept of it goes, the user gets the origin.
+            refused.merge(r.reason(), 1L, Long::sum);
+            revokedLookups++;
+            if (memory != null) {
+                memory.remove(guid);
+            }
+            done.accept(LookupResult.forward(CacheStatus.forward("miss", "revoked-key")));
+        } else if (checked instanceof ReplicaCheck.Refused r) {
             refused.merge(r.reason(), 1L, Long::sum);
             done.accept(LookupResult.forward(CacheStatus.forward("miss", "invalid-replica")));
         } else if (checked instanceof ReplicaCheck.Mismatch) {
@@ -679,7 +759,9 @@ public final class ProxyCache {
                 load.reportsSent(), load.requestsReported(), inMemory, refreshes, check.signatures().fullVerifications(),
                 check.signatures().hits(), hints.seenHints(), kept.sum(),
                 reads.started(), reads.joined(), overlay.accessFigures(), gatewayOutcomes, firstSightings,
-                repeatSightings, sightingsUnanswered, gatewayCopies, gatewayReadsFailed);
+                repeatSightings, sightingsUnanswered, gatewayCopies, gatewayReadsFailed,
+                new CacheFigures.KeyFigures(trust.learnedCount(), trust.revokedCount(), trust.forged() + trust.unknownSigners(),
+                        revokedLookups));
     }
 
     /** The hints sent so far. */

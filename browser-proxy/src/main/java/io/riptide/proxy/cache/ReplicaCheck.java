@@ -8,9 +8,12 @@ import io.riptide.core.http.VariantKey;
 import io.riptide.core.http.Variants;
 import io.riptide.core.id.Id;
 import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.KeyRecords;
+import io.riptide.core.object.KeyRevocation;
 import io.riptide.core.object.ObjectFormatException;
 import io.riptide.core.object.ObjectNames;
 import io.riptide.core.object.ObjectVerifier;
+import io.riptide.core.object.ProviderTrust;
 import io.riptide.core.object.RejectReason;
 import io.riptide.core.object.VariantRecord;
 import io.riptide.core.object.Verification;
@@ -22,7 +25,10 @@ import java.util.List;
  * decode, be signed by a trusted provider for exactly that GUID, carry the certified body and be no
  * older than a version already seen (the {@link VersionFloor}); its heartbeat counts only if it
  * verifies too. At a URL's base GUID a verified variant record names the request's variant to read
- * next. Storage nodes are untrusted: anything else is refused with its reason. Thread-safe (the stage
+ * next. Key records a replica gave way to (a provider key's revocation) are learned, and the read is
+ * refused as {@link RejectReason#REVOKED_KEY}; from then on whatever the revoked key signed is refused
+ * too, and objects signed by a key a trusted key certified are accepted. Storage nodes are untrusted:
+ * anything else is refused with its reason. Thread-safe (the stage
  * runs it on several threads); reads no clock, so freshness is judged on the loop afterwards.
  *
  * <p>The proxy reads the same versions of hot URLs again and again, so signatures it already verified
@@ -74,9 +80,41 @@ final class ReplicaCheck {
     private final int maxBodyBytes;
 
     ReplicaCheck(List<PublicKey> providers, int maxBodyBytes) {
-        this.verifier = new ObjectVerifier(java.util.Set.copyOf(providers), new VersionFloor(VersionFloor.DEFAULT_CAPACITY),
-                maxBodyBytes, signatures);
+        this(ProviderTrust.of(java.util.Set.copyOf(providers)), maxBodyBytes);
+    }
+
+    /** A check trusting what {@code trust} trusts at each call (it learns rotations and revocations met in reads). */
+    ReplicaCheck(ProviderTrust trust, int maxBodyBytes) {
+        this.verifier = new ObjectVerifier(trust, new VersionFloor(VersionFloor.DEFAULT_CAPACITY), maxBodyBytes, signatures);
         this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /** The keys this check trusts and the revocations it knows. */
+    ProviderTrust trust() {
+        return verifier.trust();
+    }
+
+    /**
+     * Learns the key records a replica gave way to (or a provider's key-records GUID holds) and says
+     * what they come to: {@link RejectReason#REVOKED_KEY} if they revoke a key (the object named under
+     * it is gone), else why they were refused. Never a copy to serve.
+     */
+    Refused learn(byte[] data) {
+        KeyRecords records;
+        try {
+            records = KeyRecords.fromBytes(data);
+        } catch (ObjectFormatException e) {
+            return new Refused(RejectReason.MALFORMED, e.getMessage());
+        }
+        List<Verification> verdicts = trust().learn(records);
+        List<PublicKey> revoked = records.revocations().stream().map(KeyRevocation::revokedKey)
+                .filter(trust()::isRevoked).toList();
+        if (!revoked.isEmpty()) {
+            return new Refused(RejectReason.REVOKED_KEY, "the replica gave way to the revocation of " + revoked);
+        }
+        return verdicts.stream().filter(v -> v instanceof Verification.Rejected).map(v -> (Verification.Rejected) v)
+                .map(r -> new Refused(r.reason(), r.message())).findFirst()
+                .orElse(new Refused(RejectReason.UNTRUSTED_PROVIDER, "key records that revoke no key trusted here"));
     }
 
     /** The memo of signatures this check has verified, for its hit and full-verification counts. */
@@ -94,6 +132,9 @@ final class ReplicaCheck {
 
     /** The signatures' verdict on {@code data}, read for {@code guid} (a variant's, unless {@code expected} is NONE). */
     Verified verify(Id guid, VariantKey expected, byte[] data) {
+        if (KeyRecords.isKeyRecords(data)) {
+            return learn(data);
+        }
         if (VariantRecord.isVariantRecord(data)) {
             if (!expected.equals(VariantKey.NONE)) {
                 return new Refused(RejectReason.WRONG_GUID, "a variant record where a variant's copy belongs");

@@ -89,6 +89,7 @@ public final class ProxyReport {
                         List.of("lookups", Long.toString(c.lookups())),
                         List.of("hits (verified copies)", Long.toString(c.hits())),
                         List.of("replicas refused", c.refusedTotal() + (c.refused().isEmpty() ? "" : " " + c.refused())),
+                        List.of("provider keys learned by rotation / revoked", c.keys().learned() + " / " + c.keys().revoked()),
                         List.of("signatures verified in full / known already", c.signaturesFull() + " / " + c.signaturesMemo()),
                         List.of("to the origin: verify stage full", Long.toString(c.overloaded())),
                         List.of("miss / seen / stale / latency hints", c.missHints() + " / " + c.seenHints() + " / " + c.staleHints()
@@ -174,6 +175,16 @@ public final class ProxyReport {
                     .counter("riptide_proxy_cache_lookups_total", "Cacheable requests looked up (memory tier, then overlay).",
                             c.lookups())
                     .counter("riptide_proxy_replicas_refused_total", "Replicas refused by verification, by reason.", "reason", refused)
+                    .gauge("riptide_proxy_provider_keys_learned",
+                            "Provider keys trusted because a trusted key certified them (key rotation).", c.keys().learned())
+                    .gauge("riptide_proxy_provider_keys_revoked",
+                            "Provider keys revoked: whatever they signed is refused, memory copies included.", c.keys().revoked())
+                    .counter("riptide_proxy_key_records_refused_total",
+                            "Key rotation and revocation records refused: forged, or signed by a key without standing.",
+                            c.keys().recordsRefused())
+                    .counter("riptide_proxy_revoked_lookups_total",
+                            "Lookups that met a key revocation or a copy signed by a revoked key, and went to the origin.",
+                            c.keys().revokedLookups())
                     .counter("riptide_proxy_verify_overloaded_total", "Lookups sent to the origin because the verify stage was full.",
                             c.overloaded())
                     .counter("riptide_proxy_hints_total", "Hints sent to the nearest cache manager, by kind.", "kind", hints)

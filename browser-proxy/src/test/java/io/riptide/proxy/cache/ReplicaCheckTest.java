@@ -98,4 +98,42 @@ class ReplicaCheckTest {
                 Headers.of("Accept-Encoding", "gzip"), forged);
         assertInstanceOf(ReplicaCheck.Refused.class, foreign.verified());
     }
+
+    private static byte[] copyBy(SigningKey key) {
+        StoredResponse response = new StoredResponse(200, "OK", Headers.of("Cache-Control", "max-age=60"), new byte[] {7});
+        return CachedCopy.of(new WebObject(ObjectCertificate.sign(key, URL.value(), "", 1, response,
+                REQUEST_MS, REQUEST_MS, 60), response)).toBytes();
+    }
+
+    @Test
+    void aRotationMakesTheNewKeyTrustedAndARevocationMetInPlaceOfAReplicaEndsTheOldOne() {
+        SigningKey old = provider();
+        byte[] seed = new byte[32];
+        Arrays.fill(seed, (byte) 4);
+        SigningKey next = SigningKey.fromSeed(seed);
+        Id oldGuid = io.riptide.core.object.ObjectNames.objectGuid(old.publicKey(), URL.value(), "");
+        Id newGuid = io.riptide.core.object.ObjectNames.objectGuid(next.publicKey(), URL.value(), "");
+        ReplicaCheck check = new ReplicaCheck(List.of(old.publicKey()), WebObject.DEFAULT_MAX_BODY_BYTES);
+        assertEquals(RejectReason.UNTRUSTED_PROVIDER, assertInstanceOf(ReplicaCheck.Refused.class,
+                check.check(next.publicKey(), URL, newGuid, VariantKey.NONE, Headers.EMPTY, copyBy(next))).reason());
+
+        io.riptide.core.object.KeyRecords rotation = new io.riptide.core.object.KeyRecords(
+                List.of(io.riptide.core.object.KeyRotation.sign(old, next.publicKey(), 1, REQUEST_MS)), List.of());
+        check.learn(rotation.toBytes());
+        assertInstanceOf(ReplicaCheck.Copy.class, check.check(next.publicKey(), URL, newGuid, VariantKey.NONE, Headers.EMPTY,
+                copyBy(next)));
+        assertInstanceOf(ReplicaCheck.Copy.class, check.check(old.publicKey(), URL, oldGuid, VariantKey.NONE, Headers.EMPTY,
+                copyBy(old)), "the old key still works");
+
+        byte[] revocation = rotation.with(new io.riptide.core.object.KeyRecords(List.of(),
+                List.of(io.riptide.core.object.KeyRevocation.sign(old, old.publicKey(), REQUEST_MS + 1)))).toBytes();
+        ReplicaCheck.Refused met = assertInstanceOf(ReplicaCheck.Refused.class,
+                check.check(old.publicKey(), URL, oldGuid, VariantKey.NONE, Headers.EMPTY, revocation));
+        assertEquals(RejectReason.REVOKED_KEY, met.reason());
+        assertEquals(RejectReason.REVOKED_KEY, assertInstanceOf(ReplicaCheck.Refused.class,
+                check.check(old.publicKey(), URL, oldGuid, VariantKey.NONE, Headers.EMPTY, copyBy(old))).reason(),
+                "a copy the revoked key signed is refused from then on");
+        assertInstanceOf(ReplicaCheck.Copy.class, check.check(next.publicKey(), URL, newGuid, VariantKey.NONE, Headers.EMPTY,
+                copyBy(next)));
+    }
 }

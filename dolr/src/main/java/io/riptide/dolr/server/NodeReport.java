@@ -72,7 +72,8 @@ public final class NodeReport implements StatusSource {
                             List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
                             long failuresDetected, long departuresHeard, long malformed, long routesDropped, long probesSent,
-                            long refusedOverSourceLimit, String lastSourceRefused, long probeAnswersRefused, int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor) {
+                            long refusedOverSourceLimit, String lastSourceRefused, long probeAnswersRefused, int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor,
+                            Keys keys) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
             RoutingTable table = n.routingTable();
@@ -113,7 +114,13 @@ public final class NodeReport implements StatusSource {
                     n.diskWrites().orElse(null), n.versionFloorIfAny().map(f -> new Floor(f.size(), f.refused(),
                     n.updateCheckIfAny().map(ReplicaUpdateCheck::refused).orElse(0L),
                     n.updateCheckIfAny().map(ReplicaUpdateCheck::tombstonesAccepted).orElse(0L),
-                    n.updateCheckIfAny().map(ReplicaUpdateCheck::tombstonesRefused).orElse(0L))).orElse(null));
+                    n.updateCheckIfAny().map(ReplicaUpdateCheck::tombstonesRefused).orElse(0L))).orElse(null),
+                    new Keys(n.revokedKeys().revokedCount(),
+                            n.updateCheckIfAny().map(ReplicaUpdateCheck::keyRecordsAccepted).orElse(0L),
+                            n.updateCheckIfAny().map(ReplicaUpdateCheck::keyRecordsRefused).orElse(0L),
+                            n.revokedKeys().forged() + n.revokedKeys().unknownSigners(),
+                            n.updateCheckIfAny().map(ReplicaUpdateCheck::revokedRefused).orElse(0L),
+                            n.revokedReplicasDropped()));
         }
     }
 
@@ -122,6 +129,15 @@ public final class NodeReport implements StatusSource {
      * versions refused before they replaced a replica, tombstones taken and refused.
      */
     private record Floor(int guids, long refused, long updatesRefused, long tombstones, long tombstonesRefused) {
+    }
+
+    /**
+     * Provider keys: revoked keys known, revocation bundles a tree brought (taken, refused), single
+     * records refused (forged or without standing), versions refused and replicas dropped as signed by
+     * a revoked key.
+     */
+    private record Keys(int revoked, long bundles, long bundlesRefused, long recordsRefused, long versionsRefused,
+                        long replicasDropped) {
     }
 
     private static ReportPart render(Snapshot s, Duration uptime, Map<String, StageMetrics> stages, TransportMetrics t,
@@ -220,6 +236,21 @@ public final class NodeReport implements StatusSource {
                     .counter("riptide_node_tombstones_refused_total", "Tombstones refused: forged, relabelled or older.",
                             s.floor().tombstonesRefused());
         }
+        m.gauge("riptide_node_revoked_keys", "Provider keys this node has learned are revoked.", s.keys().revoked())
+                .counter("riptide_node_key_revocations_total",
+                        "Revocation bundles a dissemination tree brought that verified (a revoked key's replica is replaced).",
+                        s.keys().bundles())
+                .counter("riptide_node_key_revocations_refused_total",
+                        "Key-record bundles a tree brought that were refused (undecodable, forged, revoking nothing).",
+                        s.keys().bundlesRefused())
+                .counter("riptide_node_key_records_refused_total",
+                        "Single rotation or revocation records refused: bad signature, or a signer without standing.",
+                        s.keys().recordsRefused())
+                .counter("riptide_node_revoked_versions_refused_total",
+                        "Versions a tree brought that were refused as signed by a revoked key.", s.keys().versionsRefused())
+                .counter("riptide_node_revoked_replicas_dropped_total",
+                        "Replicas dropped from the store because the key that signed them was revoked.",
+                        s.keys().replicasDropped());
         if (s.disk() != null) {
             DiskStats.Snapshot d = s.disk();
             m.counter("riptide_store_disk_flushes_total", "Write-buffer flushes completed by the disk tier.", d.flushes())

@@ -1,6 +1,7 @@
 package io.riptide.dolr.store;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.object.KeyRecords;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.store.ContentStore;
@@ -21,7 +22,8 @@ import java.util.function.Predicate;
 /**
  * Replicas on disk: a W-TinyLFU {@link MemoryTier} for hot objects in front of a HashCache disk tier
  * ({@link DiskTier}, LOG or SETMEM), so a node offers cheap disk and keeps its cache across restarts;
- * and beside them the node's {@link VersionFloor} ({@link VersionFloorFile}), kept across restarts too.
+ * and beside them the node's {@link VersionFloor} ({@link VersionFloorFile}) and the key revocations it
+ * learned ({@link KeyRecordsFile}), kept across restarts too.
  *
  * <p>The store is opened by {@link #open(StoreSettings)}, off the event loop, since opening rebuilds
  * the reference counts from the disk tier (checkpoint plus replay, then a scan on the tier's read
@@ -41,6 +43,7 @@ public final class DiskStorage implements ReplicaStorage, AutoCloseable {
     private final ContentStore store;
     private final WriteBehindTier tier;
     private final VersionFloorFile floorFile;
+    private final KeyRecordsFile keyFile;
     // Set once the node takes the store; evictions before that (none are published yet) are dropped.
     private volatile Consumer<Id> sink = guid -> { };
 
@@ -55,6 +58,7 @@ public final class DiskStorage implements ReplicaStorage, AutoCloseable {
             this.store = opened;
             this.tier = made[0];
             this.floorFile = VersionFloorFile.open(dir, floorCapacity, writes);
+            this.keyFile = KeyRecordsFile.open(dir, writes);
         } catch (IOException | UncheckedIOException e) {
             if (opened != null) {
                 opened.close();
@@ -100,6 +104,17 @@ public final class DiskStorage implements ReplicaStorage, AutoCloseable {
     @Override
     public Optional<VersionFloor> versionFloor() {
         return Optional.of(floorFile.floor());
+    }
+
+    /** The key records kept in the store's directory ({@link KeyRecordsFile}). */
+    @Override
+    public KeyRecords keyRecords() {
+        return keyFile.restored();
+    }
+
+    @Override
+    public void keepKeyRecords(KeyRecords records) {
+        keyFile.keep(records);
     }
 
     /** What the write queue did. */

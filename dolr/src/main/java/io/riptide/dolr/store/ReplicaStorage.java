@@ -1,6 +1,7 @@
 package io.riptide.dolr.store;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.object.KeyRecords;
 import io.riptide.core.object.VersionFloor;
 import io.riptide.core.runtime.Env;
 import io.riptide.core.store.ContentStore;
@@ -12,7 +13,7 @@ import java.util.function.Predicate;
 /**
  * Where an overlay node keeps its replicas: the {@link ContentStore} it opens over a tier in memory
  * ({@link MemoryStorage}, the simulator's and the default) or over a disk tier ({@link DiskStorage},
- * which also keeps the node's version floor).
+ * which also keeps the node's version floor and the key revocations it learned).
  */
 public interface ReplicaStorage {
 
@@ -38,6 +39,18 @@ public interface ReplicaStorage {
      */
     default Optional<VersionFloor> versionFloor() {
         return Optional.empty();
+    }
+
+    /**
+     * The key records (revocations) kept with this store across restarts; none if the store keeps
+     * none (in memory).
+     */
+    default KeyRecords keyRecords() {
+        return KeyRecords.EMPTY;
+    }
+
+    /** Keeps {@code records}, everything the node knows now, for {@link #keyRecords()} after a restart; a store in memory forgets them. */
+    default void keepKeyRecords(KeyRecords records) {
     }
 
     /** An in-memory store of at most {@code maxBytes} of records and {@code maxReplicas} objects. */

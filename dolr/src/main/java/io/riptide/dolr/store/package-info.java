@@ -2,7 +2,7 @@
  * Where an overlay node keeps its replicas ({@code ReplicaStorage}): on the heap
  * ({@code MemoryStorage}, deterministic, the simulator's) or on disk ({@code DiskStorage}: a
  * W-TinyLFU memory tier over a HashCache disk tier, with the node's version floor beside it in
- * {@code VersionFloorFile}).
+ * {@code VersionFloorFile}, and the provider key revocations it learned in {@code KeyRecordsFile}).
  *
  * <pre>
  *  node loop ── ContentStore.put/remove ──► WriteBehindTier ── pending map (reads see queued writes)

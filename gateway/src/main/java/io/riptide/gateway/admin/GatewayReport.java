@@ -47,7 +47,7 @@ public final class GatewayReport implements StatusSource {
     }
 
     private record Snapshot(Map<Outcome, Long> outcomes, long originFetches, int inProgress, int monitors, long polls,
-                            long pushesRefused) {
+                            long pushesRefused, int keyRotations, int keysRevoked, long treesRevoked) {
     }
 
     @Override
@@ -61,7 +61,8 @@ public final class GatewayReport implements StatusSource {
                 }
             }
             return new Snapshot(outcomes, g.inserter().originFetches(), g.inserter().inProgress(), g.monitors().size(),
-                    g.monitors().polls(), g.push().refused());
+                    g.monitors().polls(), g.push().refused(), g.keys().records().rotations().size(),
+                    g.keys().records().revocations().size(), g.keys().treesRevoked());
         }).thenApply(s -> render(s, fetcher == null ? null : fetcher.get()));
     }
 
@@ -89,7 +90,13 @@ public final class GatewayReport implements StatusSource {
                         s.originFetches())
                 .gauge("riptide_gateway_monitors", "URLs the gateway polls for changes.", s.monitors())
                 .counter("riptide_gateway_monitor_polls_total", "Origin polls made by monitors.", s.polls())
-                .counter("riptide_gateway_pushes_refused_total", "Publisher pushes refused.", s.pushesRefused());
+                .counter("riptide_gateway_pushes_refused_total", "Publisher pushes refused.", s.pushesRefused())
+                .gauge("riptide_gateway_key_rotations", "Key rotation certificates the gateway publishes for its provider.",
+                        s.keyRotations())
+                .gauge("riptide_gateway_keys_revoked", "Provider keys the gateway has published a revocation of.", s.keysRevoked())
+                .counter("riptide_gateway_revoked_trees_total",
+                        "Dissemination trees a revocation was sent down (objects the revoked key signed, rooted here).",
+                        s.treesRevoked());
         if (f != null) {
             Map<String, Number> failures = new LinkedHashMap<>();
             for (FetchException.Reason r : FetchException.Reason.values()) {

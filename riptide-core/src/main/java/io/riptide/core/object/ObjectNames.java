@@ -21,6 +21,8 @@ public final class ObjectNames {
     public static final String GATEWAY = SERVICE_PREFIX + "gateway";
     /** The cache-manager service's name under each provider. */
     public static final String CACHE_MANAGER = SERVICE_PREFIX + "cache-manager";
+    /** The name under each provider where its gateways keep its {@link KeyRecords} (rotations, revocations). */
+    public static final String KEYS = SERVICE_PREFIX + "keys";
 
     private ObjectNames() {
     }
@@ -57,6 +59,11 @@ public final class ObjectNames {
     /** The well-known GUID of {@code provider}'s cache managers. */
     public static Id cacheManagerGuid(PublicKey provider) {
         return serviceGuid(provider, CACHE_MANAGER);
+    }
+
+    /** The well-known GUID where {@code provider}'s key records are kept ({@link KeyRecords}). */
+    public static Id keyRecordsGuid(PublicKey provider) {
+        return serviceGuid(provider, KEYS);
     }
 
     private static Id serviceGuid(PublicKey provider, String service) {

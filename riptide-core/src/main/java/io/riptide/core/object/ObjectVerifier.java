@@ -3,6 +3,7 @@ package io.riptide.core.object;
 import static io.riptide.core.object.RejectReason.BAD_SIGNATURE;
 import static io.riptide.core.object.RejectReason.BODY_DIGEST_MISMATCH;
 import static io.riptide.core.object.RejectReason.MALFORMED;
+import static io.riptide.core.object.RejectReason.REVOKED_KEY;
 import static io.riptide.core.object.RejectReason.STALE_VERSION;
 import static io.riptide.core.object.RejectReason.UNTRUSTED_PROVIDER;
 import static io.riptide.core.object.RejectReason.WRONG_GUID;
@@ -21,12 +22,15 @@ import java.util.Set;
  * heartbeat raises, and which counts the replays it refuses). Cheap checks run before the signature and the body digest, so junk costs
  * little. Reads no clock: freshness is judged elsewhere from the certified times.
  *
+ * <p>Which keys are trusted is a {@link ProviderTrust}: configured keys, keys they certified by
+ * rotation, minus revoked keys, whose objects are refused as {@link RejectReason#REVOKED_KEY}.
+ *
  * <p>Given a {@link VerifiedSignatures} memo, a signature this process already verified (the same
  * certificate, heartbeat or variant record, byte for byte) is not verified again; everything else,
  * the body digest included, is checked on every call.
  */
 public final class ObjectVerifier {
-    private final Set<PublicKey> trustedProviders;
+    private final ProviderTrust trust;
     private final VersionFloor floor;
     private final int maxBodyBytes;
     // Null for none: every signature is then verified in full, as before the memo existed.
@@ -38,7 +42,7 @@ public final class ObjectVerifier {
      * Every signature is verified in full.
      */
     public ObjectVerifier(Set<PublicKey> trustedProviders, VersionFloor floor, int maxBodyBytes) {
-        this(trustedProviders, floor, maxBodyBytes, Optional.empty());
+        this(ProviderTrust.of(trustedProviders), floor, maxBodyBytes, Optional.empty());
     }
 
     /**
@@ -47,18 +51,23 @@ public final class ObjectVerifier {
      */
     public ObjectVerifier(Set<PublicKey> trustedProviders, VersionFloor floor, int maxBodyBytes,
                           VerifiedSignatures signatures) {
-        this(trustedProviders, floor, maxBodyBytes, Optional.of(signatures));
+        this(ProviderTrust.of(trustedProviders), floor, maxBodyBytes, Optional.of(signatures));
     }
 
-    private ObjectVerifier(Set<PublicKey> trustedProviders, VersionFloor floor, int maxBodyBytes,
+    /**
+     * A verifier trusting what {@code trust} trusts when each call is made: keys certified by a
+     * rotation it learned are accepted, and revoked ones refused ({@link RejectReason#REVOKED_KEY}).
+     */
+    public ObjectVerifier(ProviderTrust trust, VersionFloor floor, int maxBodyBytes, VerifiedSignatures signatures) {
+        this(trust, floor, maxBodyBytes, Optional.of(signatures));
+    }
+
+    private ObjectVerifier(ProviderTrust trust, VersionFloor floor, int maxBodyBytes,
                            Optional<VerifiedSignatures> signatures) {
-        if (trustedProviders.isEmpty()) {
-            throw new IllegalArgumentException("a verifier needs at least one trusted provider");
-        }
         if (maxBodyBytes < 0) {
             throw new IllegalArgumentException("negative body limit " + maxBodyBytes);
         }
-        this.trustedProviders = Set.copyOf(trustedProviders);
+        this.trust = trust;
         this.floor = floor;
         this.maxBodyBytes = maxBodyBytes;
         this.signatures = signatures.orElse(null);
@@ -117,8 +126,9 @@ public final class ObjectVerifier {
      */
     public Verification verifyHeartbeat(Heartbeat heartbeat, ObjectCertificate current) {
         String what = "heartbeat for " + heartbeat.guid().shortHex() + " v" + heartbeat.version();
-        if (!trustedProviders.contains(heartbeat.provider())) {
-            return Verification.rejected(UNTRUSTED_PROVIDER, what + " is signed by untrusted " + heartbeat.provider());
+        Optional<Verification> distrusted = distrusted(heartbeat.provider(), what);
+        if (distrusted.isPresent()) {
+            return distrusted.get();
         }
         if (!heartbeat.provider().equals(current.provider())) {
             // A trusted provider still speaks only for the names under its own key.
@@ -153,8 +163,9 @@ public final class ObjectVerifier {
      */
     public Verification verifyVariantRecord(VariantRecord record, Id requestedGuid) {
         String what = "variant record " + record.guid().shortHex() + " v" + record.version();
-        if (!trustedProviders.contains(record.provider())) {
-            return Verification.rejected(UNTRUSTED_PROVIDER, what + " is signed by untrusted " + record.provider());
+        Optional<Verification> distrusted = distrusted(record.provider(), what);
+        if (distrusted.isPresent()) {
+            return distrusted.get();
         }
         if (!record.guid().equals(requestedGuid)) {
             return Verification.rejected(WRONG_GUID, what + " was served for " + requestedGuid.shortHex());
@@ -177,9 +188,9 @@ public final class ObjectVerifier {
     // The checks a certificate must pass, cheapest first; empty if it passes them all.
     private Optional<Verification> checkCertificate(ObjectCertificate certificate, Id requestedGuid) {
         String what = describe(certificate);
-        if (!trustedProviders.contains(certificate.provider())) {
-            return Optional.of(Verification.rejected(UNTRUSTED_PROVIDER, what + " is signed by untrusted "
-                    + certificate.provider()));
+        Optional<Verification> distrusted = distrusted(certificate.provider(), what);
+        if (distrusted.isPresent()) {
+            return distrusted;
         }
         if (!certificate.guid().equals(requestedGuid)) {
             return Optional.of(Verification.rejected(WRONG_GUID, what + " was served for " + requestedGuid.shortHex()));
@@ -197,6 +208,22 @@ public final class ObjectVerifier {
             return Optional.of(Verification.rejected(BAD_SIGNATURE, what + " does not carry the provider's signature"));
         }
         return Optional.empty();
+    }
+
+    // Empty if provider may sign now; else why not, revocation first (the reason a user most needs).
+    private Optional<Verification> distrusted(PublicKey provider, String what) {
+        if (trust.isRevoked(provider)) {
+            return Optional.of(Verification.rejected(REVOKED_KEY, what + " is signed by revoked key " + provider));
+        }
+        if (!trust.trusts(provider)) {
+            return Optional.of(Verification.rejected(UNTRUSTED_PROVIDER, what + " is signed by untrusted " + provider));
+        }
+        return Optional.empty();
+    }
+
+    /** The trust this verifier consults (shared: records learned there change what it accepts). */
+    public ProviderTrust trust() {
+        return trust;
     }
 
     // What each statement's signatureValid() answers, through the memo if there is one.

@@ -12,6 +12,8 @@ public enum RejectReason {
     WRONG_GUID,
     /** A version older than one already seen certified current. */
     STALE_VERSION,
+    /** Signed by a provider key that has been revoked ({@link KeyRevocation}), or the revocation itself. */
+    REVOKED_KEY,
     /** The bytes could not be decoded at all. */
     MALFORMED
 }

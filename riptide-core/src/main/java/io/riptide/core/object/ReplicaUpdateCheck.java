@@ -2,6 +2,7 @@ package io.riptide.core.object;
 
 import io.riptide.core.crypto.PublicKey;
 import io.riptide.core.id.Id;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -14,21 +15,36 @@ import java.util.Set;
  * can sign for it. Data that is no web object at all is the overlay's own (tests, other applications)
  * and passes, unless the node has already seen a certified version of that GUID: junk never replaces
  * a signed object. Each refusal is counted; refused tombstones apart, since a forged takedown is an
- * attack worth seeing. Not thread-safe: one node's loop calls it.
+ * attack worth seeing. A bundle of {@link KeyRecords} that revokes a key is admitted (the node learns
+ * the revocation into its {@link ProviderTrust}), and from then on anything that key signed is
+ * refused ({@link RejectReason#REVOKED_KEY}). Not thread-safe: one node's loop calls it.
  */
 public final class ReplicaUpdateCheck {
     private final VersionFloor floor;
     private final int maxBodyBytes;
+    private final ProviderTrust keys;
     private long accepted;
     private long refused;
     private long tombstonesAccepted;
     private long tombstonesRefused;
+    private long keyRecordsAccepted;
+    private long keyRecordsRefused;
+    private long revokedRefused;
     private Verification lastRefusal;
 
     /** A check raising and consulting {@code floor} (the node's), decoding bodies up to {@code maxBodyBytes}. */
     public ReplicaUpdateCheck(VersionFloor floor, int maxBodyBytes) {
+        this(floor, maxBodyBytes, ProviderTrust.open());
+    }
+
+    /**
+     * As {@link #ReplicaUpdateCheck(VersionFloor, int)}, learning key records into {@code keys} (the
+     * node's open trust) and refusing whatever a key revoked there signed.
+     */
+    public ReplicaUpdateCheck(VersionFloor floor, int maxBodyBytes, ProviderTrust keys) {
         this.floor = floor;
         this.maxBodyBytes = maxBodyBytes;
+        this.keys = keys;
     }
 
     /** Whether {@code data} may replace what this node holds for {@code guid}; counts the verdict. */
@@ -44,9 +60,17 @@ public final class ReplicaUpdateCheck {
     }
 
     private Verification check(Id guid, byte[] data) {
+        if (KeyRecords.isKeyRecords(data)) {
+            return checkKeyRecords(guid, data);
+        }
         if (VariantRecord.isVariantRecord(data)) {
             try {
                 VariantRecord record = VariantRecord.fromBytes(data);
+                if (keys.isRevoked(record.provider())) {
+                    revokedRefused++;
+                    return Verification.rejected(RejectReason.REVOKED_KEY, "variant record " + guid.shortHex()
+                            + " is signed by revoked key " + record.provider());
+                }
                 return verifier(record.provider()).verifyVariantRecord(record, guid);
             } catch (ObjectFormatException e) {
                 return Verification.rejected(RejectReason.MALFORMED, e.getMessage());
@@ -63,6 +87,11 @@ public final class ReplicaUpdateCheck {
             return Verification.accepted("not a web object: the overlay's own data");
         }
         ObjectCertificate certificate = copy.object().certificate();
+        if (keys.isRevoked(certificate.provider())) {
+            revokedRefused++;
+            return Verification.rejected(RejectReason.REVOKED_KEY, "object " + guid.shortHex() + " is signed by revoked key "
+                    + certificate.provider());
+        }
         Verification v = verifier(certificate.provider()).verify(copy.object(), guid);
         if (v.ok() && copy.heartbeat().isPresent()) {
             Verification beat = verifier(certificate.provider()).verifyHeartbeat(copy.heartbeat().get(), certificate);
@@ -76,6 +105,70 @@ public final class ReplicaUpdateCheck {
             }
         }
         return v;
+    }
+
+    /*
+     * A bundle of key records is admitted when it carries a revocation that verifies (new here, or
+     * already learned): the gateway sends one down the tree of each object the revoked key signed. The
+     * node then replaces the replica only if that replica is signed by a revoked key (the caller's
+     * check, which reads the store), so a bundle cannot take the place of a live object.
+     */
+    private Verification checkKeyRecords(Id guid, byte[] data) {
+        KeyRecords records;
+        try {
+            records = KeyRecords.fromBytes(data);
+        } catch (ObjectFormatException e) {
+            keyRecordsRefused++;
+            return Verification.rejected(RejectReason.MALFORMED, e.getMessage());
+        }
+        List<Verification> verdicts = keys.learn(records);
+        boolean revokes = records.revocations().stream().anyMatch(r -> keys.isRevoked(r.revokedKey()));
+        if (!revokes) {
+            keyRecordsRefused++;
+            return verdicts.stream().filter(v -> !v.ok()).findFirst().orElse(Verification.rejected(
+                    RejectReason.BAD_SIGNATURE, "key records for " + guid.shortHex() + " revoke no key"));
+        }
+        keyRecordsAccepted++;
+        return Verification.accepted("key records for " + guid.shortHex() + " revoke " + keys.revokedCount() + " key(s)");
+    }
+
+    /**
+     * The key that signed {@code replica} (a stored copy, tombstone or variant record), or empty for
+     * data that is none of these. Decodes the whole replica: for sweeps after a revocation, not for
+     * every read.
+     */
+    public static Optional<PublicKey> signer(byte[] replica) {
+        if (replica == null || KeyRecords.isKeyRecords(replica)) {
+            return Optional.empty();
+        }
+        try {
+            if (VariantRecord.isVariantRecord(replica)) {
+                return Optional.of(VariantRecord.fromBytes(replica).provider());
+            }
+            return Optional.of(CachedCopy.fromBytes(replica, Integer.MAX_VALUE).object().certificate().provider());
+        } catch (ObjectFormatException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The node's record of revoked keys, which this check fills and consults. */
+    public ProviderTrust keys() {
+        return keys;
+    }
+
+    /** Key-record bundles admitted so far (each revoking a key; the node drops that key's replicas). */
+    public long keyRecordsAccepted() {
+        return keyRecordsAccepted;
+    }
+
+    /** Key-record bundles refused: undecodable, forged, or revoking nothing. */
+    public long keyRecordsRefused() {
+        return keyRecordsRefused;
+    }
+
+    /** Objects refused for being signed by a revoked key. */
+    public long revokedRefused() {
+        return revokedRefused;
     }
 
     // The provider a statement names is trusted for it: the GUID check then ties it to the GUID asked for.

@@ -26,6 +26,19 @@ public final class Agents {
         };
     }
 
+    /**
+     * As {@link #gateway(SigningKey, SimulatedOrigin, GatewayConfig, PushMode, Consumer)}, for a provider key
+     * that succeeds others by the rotations in {@code certificate}, which the gateway publishes.
+     */
+    public static Function<OverlayNode, OverlayApplication> gateway(SigningKey provider, SimulatedOrigin origin,
+            GatewayConfig config, PushMode pushMode, io.riptide.core.object.KeyRecords certificate, Consumer<Gateway> started) {
+        return node -> {
+            Gateway g = (Gateway) Gateway.factory(provider, origin.seenFrom(node.env()), config, pushMode, certificate).apply(node);
+            started.accept(g);
+            return g;
+        };
+    }
+
     /** A cache manager for {@code provider}. */
     public static Function<OverlayNode, OverlayApplication> cacheManager(SigningKey provider, CacheManagerConfig config,
             Consumer<CacheManager> started) {
