@@ -480,10 +480,20 @@ public final class Location {
      * when none is published), or nothing at all (an empty Optional) if the root did not answer.
      */
     public void listReplicas(Id guid, Consumer<Optional<List<NodeHandle>>> done) {
+        listReplicasVia(guid, guid, Set.of(), done);
+    }
+
+    /**
+     * As {@link #listReplicas}, but asks the root of {@code routeKey} (the GUID's own or one of its
+     * {@link SaltedRoots}, where publishes leave pointers too), the first hop none of {@code avoid}:
+     * a redundant read's way round false pointers, which a pointer holder would follow before the
+     * true one. Returns the first hop taken (null: this node is that key's root).
+     */
+    public NodeHandle listReplicasVia(Id guid, Id routeKey, Set<Id> avoid, Consumer<Optional<List<NodeHandle>>> done) {
         // A list for another GUID under our request ID (a confused or lying node) counts as no answer.
         long id = listings.add(config.locateDeadline(),
                 reply -> done.accept(reply.filter(list -> list.guid().equals(guid)).map(ReplicaList::replicas)), Optional::empty);
-        forwarder.route(new Routed(guid, env.self(), 0, 0, new ListReplicas(guid, env.self(), id)));
+        return forwarder.route(new Routed(routeKey, env.self(), 0, 0, new ListReplicas(guid, env.self(), id)), avoid);
     }
 
     /** Route handler for {@link ListReplicas}: passes every hop, and the root answers. */

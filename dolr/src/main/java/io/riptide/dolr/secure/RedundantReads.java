@@ -12,7 +12,9 @@ import io.riptide.dolr.location.SaltedRoots;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -37,6 +39,8 @@ public final class RedundantReads {
     public static final int WIDTH = 3;
     /** Widenings a read may make after its plain attempt. */
     public static final int ROUNDS = 4;
+    /** Listed holders a read reads directly, at most (a list may name many false holders). */
+    static final int MAX_DIRECT_READS = 16;
     /** Nodes remembered as having answered forged bytes (oldest forgotten first). */
     static final int MAX_DISTRUSTED = 1024;
 
@@ -54,6 +58,8 @@ public final class RedundantReads {
     private long succeeded;
     private long widened;
     private long extraAttempts;
+    private long listings;
+    private long directReads;
     private long refused;
 
     /** {@code deadline}: the longest a read may take in all, its attempts together. */
@@ -78,7 +84,7 @@ public final class RedundantReads {
     }
 
     public RedundantReadStats stats() {
-        return new RedundantReadStats(reads, succeeded, widened, extraAttempts, refused);
+        return new RedundantReadStats(reads, succeeded, widened, extraAttempts, refused, listings, directReads);
     }
 
     /** One read's attempts. */
@@ -89,6 +95,8 @@ public final class RedundantReads {
         final Consumer<LocateResult> done;
         final long startedAt = env.nowNanos();
         final Set<Id> firstHops = new HashSet<>();
+        final Set<Id> listingFirstHops = new HashSet<>();
+        final Set<Id> holdersRead = new HashSet<>();
         int outstanding;
         int rounds;
         int nextSalt = 1;
@@ -159,8 +167,48 @@ public final class RedundantReads {
                     firstHops.add(first.id());
                 }
             }
+            listAtEveryRoot();
             armLateTimer();
             return true;
+        }
+
+        /**
+         * Asks the GUID's root and each salted root for every holder its pointers name, and reads each
+         * holder not yet read directly. A false pointer shadows the true one on a locate's way (a
+         * holder follows its nearest pointer), not in a root's list; a list costs no body, so every
+         * root is asked at each widening, by first hops not used for a list yet.
+         */
+        private void listAtEveryRoot() {
+            for (int salt = 0; salt <= location.saltedRoots(); salt++) {
+                Set<Id> avoid = new HashSet<>(listingFirstHops);
+                avoid.addAll(distrusted.keySet());
+                outstanding++;
+                listings++;
+                NodeHandle first = location.listReplicasVia(guid, SaltedRoots.key(guid, salt), avoid, this::listed);
+                if (first != null) {
+                    listingFirstHops.add(first.id());
+                }
+            }
+        }
+
+        private void listed(Optional<List<NodeHandle>> holders) {
+            if (ended) {
+                return;
+            }
+            outstanding--;
+            for (NodeHandle holder : holders.orElse(List.of())) {
+                if (holdersRead.size() >= MAX_DIRECT_READS) {
+                    break;
+                }
+                if (!distrusted.containsKey(holder.id()) && holdersRead.add(holder.id())) {
+                    outstanding++;
+                    directReads++;
+                    location.readAt(holder, guid, ttl, this::answered);
+                }
+            }
+            if (outstanding == 0 && !widen()) {
+                end(null, lastFailure);
+            }
         }
 
         /** The salted roots in turn, then the GUID's own root again (by other first hops). */

@@ -9,6 +9,7 @@ import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
 import io.riptide.dolr.location.LocateResult;
+import io.riptide.dolr.secure.RedundantReadStats;
 import io.riptide.dolr.simulation.GroupLatency;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import java.time.Duration;
@@ -26,9 +27,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A fifth of the nodes, chosen by the seed, drop, misroute, withhold and forge. Honest nodes reading
  * honest objects with {@code readVerified} never get a forged byte, and get the object far more often
- * than plain reads, which also return forged bytes. Not yet the issue's target (99%): at these seeds
- * verified reads succeed 78-91%, plain reads 50-58% (false pointers to hostile nodes lie on most
- * routes, and a pointer holder follows only its nearest pointer; see docs/architecture.md, "Hostile peers").
+ * than plain reads, which also return forged bytes: the issue's target, 99% of reads, at every seed
+ * here (plain reads get 49-58%: false pointers to hostile nodes lie on most routes, and a pointer
+ * holder follows only its nearest pointer; a widened read asks every root for its whole list). See
+ * docs/architecture.md, "Hostile peers".
  */
 class HostilePeersTest {
     private static final int NODES = 150;
@@ -36,15 +38,40 @@ class HostilePeersTest {
     private static final int READS = 300;
 
     @ParameterizedTest
-    @ValueSource(longs = {1, 2, 3})
+    @ValueSource(longs = {1, 2, 3, 4, 5})
     void verifiedReadsOfHonestObjectsSucceedAndNoForgedByteIsServed(long seed) {
+        Outcome o = run(seed, NODES / 5);
+        assertEquals(0, o.forgedServed(), "forged bytes served by verified reads");
+        assertTrue(o.verified() >= 0.99, "verified reads succeeded " + o.verified() + ", plain " + o.plain());
+        assertTrue(o.plainForged() > 0, "plain reads did return forged bytes: what verification is for");
+        assertTrue(o.tally().forgedSent() > 0 && o.tally().dropped() > 0, "the hostile nodes did act");
+    }
+
+    /**
+     * What the defence costs where nobody attacks: the plain read answers, and only a read answered
+     * late (after twice the usual locate time) widens; at most one in twenty.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2})
+    void anHonestOverlayPaysAlmostNothingMore(long seed) {
+        Outcome o = run(seed, 0);
+        assertEquals(1.0, o.verified(), "verified reads succeeded");
+        assertEquals(1.0, o.plain(), "plain reads succeeded");
+        assertTrue(o.stats().widened() <= READS / 20, o.stats().widened() + " of " + READS + " reads widened");
+    }
+
+    private record Outcome(double verified, int forgedServed, double plain, int plainForged, HostileTally tally,
+                           RedundantReadStats stats) {
+    }
+
+    private static Outcome run(long seed, int hostileNodes) {
         Simulation sim = new Simulation(seed);
         GroupLatency latency = new GroupLatency(5);
         SimulatedOverlay overlay = new SimulatedOverlay(sim, latency, DolrConfig.defaults(), latency::groupOf,
                 v -> OverlayApplication.NONE);
         SplittableRandom choice = new SplittableRandom(seed ^ 0x4057);
         Set<Integer> hostile = new HashSet<>();
-        while (hostile.size() < NODES / 5) {
+        while (hostile.size() < hostileNodes) {
             hostile.add(choice.nextInt(NODES));
         }
         Map<Id, byte[]> truth = new HashMap<>();
@@ -94,15 +121,20 @@ class HostilePeersTest {
         }
         sim.runFor(Duration.ofSeconds(10).toNanos());
 
-        double success = verified[0] / (double) READS;
-        System.out.printf("hostile seed %d: verified %.4f (refused %d), plain %.4f (forged %d); hostile dropped %d misrouted %d"
-                        + " withheld %d forged %d false pointers %d%n", seed, success, verified[2], plain[0] / (double) READS, plain[1],
-                tally.dropped(), tally.misrouted(), tally.withheld(), tally.forgedSent(), tally.falsePointers());
-        assertEquals(0, verified[1], "forged bytes served by verified reads");
-        assertTrue(success >= 0.75 && verified[0] > plain[0] + READS / 5,
-                "verified reads succeeded " + success + ", plain " + plain[0] / (double) READS);
-        assertTrue(plain[1] > 0, "plain reads did return forged bytes: what verification is for");
-        assertTrue(tally.forgedSent() > 0 && tally.dropped() > 0, "the hostile nodes did act");
+        RedundantReadStats sum = new RedundantReadStats(0, 0, 0, 0, 0, 0, 0);
+        for (int v : honest) {
+            RedundantReadStats s = overlay.node(v).redundantReadStats();
+            sum = new RedundantReadStats(sum.reads() + s.reads(), sum.succeeded() + s.succeeded(), sum.widened() + s.widened(),
+                    sum.extraAttempts() + s.extraAttempts(), sum.refused() + s.refused(), sum.listings() + s.listings(),
+                    sum.directReads() + s.directReads());
+        }
+        Outcome o = new Outcome(verified[0] / (double) READS, verified[1], plain[0] / (double) READS, plain[1], tally, sum);
+        System.out.printf("hostile seed %d, %d hostile: verified %.4f (refused %d), plain %.4f (forged %d); hostile dropped %d"
+                        + " misrouted %d withheld %d forged %d false pointers %d; reads widened %d, extra routed attempts %d,"
+                        + " replica lists %d, listed holders read %d%n", seed, hostileNodes, o.verified(), verified[2], o.plain(),
+                plain[1], tally.dropped(), tally.misrouted(), tally.withheld(), tally.forgedSent(), tally.falsePointers(),
+                sum.widened(), sum.extraAttempts(), sum.listings(), sum.directReads());
+        return o;
     }
 
     private static void count(LocateResult result, byte[] want, int[] verified) {
