@@ -8,6 +8,7 @@ import io.riptide.dolr.server.ServerSettings;
 import io.riptide.dolr.store.StoreSettings;
 import io.riptide.dolr.store.StoreUnavailableException;
 import io.riptide.dolr.DolrConfig;
+import io.riptide.dolr.location.SaltedRoots;
 import io.riptide.dolr.secure.SourceLimits;
 import io.riptide.dolr.transport.TransportConfig;
 import java.net.InetAddress;
@@ -93,6 +94,14 @@ final class OverlayOptions {
             description = "Leading bits of an IPv6 address that name its source for --max-ids-per-source, 1-128 "
                     + "(default: ${DEFAULT-VALUE}, the /64 a host is usually given).")
     private int sourcePrefixV6;
+
+    @Option(names = "--salted-roots", paramLabel = "N", defaultValue = "0",
+            description = "Further roots of each object (0-" + SaltedRoots.MAX + ") that this node's publishes also reach "
+                    + "and where its reads look when the plain read fails, lies or is late; a node with it reads "
+                    + "verified for its clients (the provider's signature checked before a copy is relayed). For an "
+                    + "overlay that admits nodes it does not trust; every node the same; 4 is what was measured "
+                    + "(default: ${DEFAULT-VALUE}, the object's own root only).")
+    private int saltedRoots;
 
     @Option(names = "--accept-unproved-addresses",
             description = "Take a peer's advertised address on its word: do not refuse a peer that connects from "
@@ -210,8 +219,11 @@ final class OverlayOptions {
         if (sourcePrefixV6 < 1 || sourcePrefixV6 > 128) {
             throw new ParameterException(spec.commandLine(), "--source-prefix-v6 must be 1 to 128, got " + sourcePrefixV6);
         }
+        if (saltedRoots < 0 || saltedRoots > SaltedRoots.MAX) {
+            throw new ParameterException(spec.commandLine(), "--salted-roots must be 0 to " + SaltedRoots.MAX + ", got " + saltedRoots);
+        }
         return config.withSourceLimits(config.sourceLimits().withIdsPerSource(maxIdsPerSource)
-                .withPrefixes(sourcePrefixV4, sourcePrefixV6));
+                .withPrefixes(sourcePrefixV4, sourcePrefixV6)).withSaltedRoots(saltedRoots);
     }
 
     /**

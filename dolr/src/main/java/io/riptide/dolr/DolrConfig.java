@@ -1,5 +1,6 @@
 package io.riptide.dolr;
 
+import io.riptide.dolr.location.SaltedRoots;
 import io.riptide.dolr.secure.SourceLimits;
 import java.time.Duration;
 
@@ -36,6 +37,9 @@ import java.time.Duration;
  * @param joinTimeout        how long to wait for the root's answer before retrying a join
  * @param sourceLimits       most node IDs from one source address (prefix) in the routing table and
  *                           leaf set together: a bound on what one machine's free keys can take
+ * @param saltedRoots        further roots of each GUID that publishes also reach, and where access nodes
+ *                           read verified when a read fails or lies (0: none; an overlay that admits
+ *                           untrusted nodes sets it, every node the same)
  */
 public record DolrConfig(
         int leafSetHalf,
@@ -63,12 +67,14 @@ public record DolrConfig(
         int maxProbesInFlight,
         int maxProbeQueue,
         Duration joinTimeout,
-        SourceLimits sourceLimits) {
+        SourceLimits sourceLimits,
+        int saltedRoots) {
 
     public DolrConfig {
         if (leafSetHalf < 1 || slotCandidates < 1 || localNeighbours < 0 || bloomLevels < 1
                 || bloomBits < 64 || bloomBits % 64 != 0 || bloomHashes < 1 || hopRetries < 0
-                || maxReplicas < 1 || maxPointers < 1 || maxProbesInFlight < 1 || defaultTtl < 1 || sourceLimits == null) {
+                || maxReplicas < 1 || maxPointers < 1 || maxProbesInFlight < 1 || defaultTtl < 1 || sourceLimits == null
+                || saltedRoots < 0 || saltedRoots > SaltedRoots.MAX) {
             throw new IllegalArgumentException("invalid overlay configuration: " + this);
         }
     }
@@ -84,7 +90,7 @@ public record DolrConfig(
                 Duration.ofSeconds(3), 16,
                 256L * 1024 * 1024, 100_000, 1_000_000,
                 32, 1024,
-                Duration.ofSeconds(5), SourceLimits.defaults());
+                Duration.ofSeconds(5), SourceLimits.defaults(), 0);
     }
 
     /** A copy with Bloom filters switched on or off. */
@@ -93,7 +99,7 @@ public record DolrConfig(
                 tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, enabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout, sourceLimits);
+                maxProbeQueue, joinTimeout, sourceLimits, saltedRoots);
     }
 
     /** A copy with another bound on the per-node replica store. */
@@ -102,7 +108,7 @@ public record DolrConfig(
                 tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 locateDeadline, defaultTtl, replicaBytes, replicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout, sourceLimits);
+                maxProbeQueue, joinTimeout, sourceLimits, saltedRoots);
     }
 
     /**
@@ -115,7 +121,7 @@ public record DolrConfig(
                 tableCheckInterval, maintenanceInterval, hopFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 deadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout, sourceLimits);
+                maxProbeQueue, joinTimeout, sourceLimits, saltedRoots);
     }
 
     /** A copy with other maintenance periods (heartbeat, failure detection, table lease, proximity gossip). */
@@ -124,7 +130,7 @@ public record DolrConfig(
                 tableCheck, maintenance, hopTimeoutFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout, sourceLimits);
+                maxProbeQueue, joinTimeout, sourceLimits, saltedRoots);
     }
 
     /** A copy with other limits on node IDs from one source address in the routing state. */
@@ -133,6 +139,18 @@ public record DolrConfig(
                 tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
                 republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
                 locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
-                maxProbeQueue, joinTimeout, limits);
+                maxProbeQueue, joinTimeout, limits, saltedRoots);
+    }
+
+    /**
+     * A copy whose nodes publish to {@code roots} salted roots of each GUID besides its own, and whose
+     * access nodes read verified (redundantly when the plain read fails, is late or lies).
+     */
+    public DolrConfig withSaltedRoots(int roots) {
+        return new DolrConfig(leafSetHalf, slotCandidates, localNeighbours, heartbeatInterval, failAfter,
+                tableCheckInterval, maintenanceInterval, hopTimeoutFloor, hopRetries, pointerTtl,
+                republishInterval, pointerReplicas, bloomEnabled, bloomLevels, bloomBits, bloomHashes, bloomRefresh,
+                locateDeadline, defaultTtl, maxReplicaBytes, maxReplicas, maxPointers, maxProbesInFlight,
+                maxProbeQueue, joinTimeout, sourceLimits, roots);
     }
 }

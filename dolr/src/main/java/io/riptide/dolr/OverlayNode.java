@@ -566,6 +566,28 @@ public final class OverlayNode implements MessageHandler {
     }
 
     /**
+     * Whether this node, as an access node, reads for its clients verified ({@link #readVerified}
+     * with the provider's signature check): where publishes reach salted roots, the overlay expects
+     * untrusted nodes, and a client should not have to fall back to the origin because one lied.
+     */
+    public boolean readsVerifiedForClients() {
+        return location.saltedRoots() > 0;
+    }
+
+    /**
+     * Reads {@code guid} for a client (a browser proxy, through {@link io.riptide.dolr.client.AccessPoint}
+     * or, in one process, {@link io.riptide.dolr.client.NodeAccess}): verified when
+     * {@link #readsVerifiedForClients}, else the plain read.
+     */
+    public void readForClient(Id guid, int ttl, boolean useBloom, Consumer<LocateResult> done) {
+        if (readsVerifiedForClients()) {
+            readVerified(guid, ttl, data -> updateCheck().authentic(guid, data), done);
+        } else {
+            read(guid, ttl, useBloom, done);
+        }
+    }
+
+    /**
      * Reads {@code guid} from the replica at {@code replica} rather than the nearest one; should it
      * no longer hold one, the nearest replica answers instead ({@link LocateResult#replica()} says who).
      */

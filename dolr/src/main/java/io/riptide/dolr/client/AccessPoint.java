@@ -12,7 +12,8 @@ import io.riptide.dolr.client.ClientMessages.ClientReadReply;
  * An overlay node serving clients that are not members (browser proxies): it reads objects and sends
  * anycasts for them, so laptops coming and going never churn anyone's routing state. Bounded: past
  * a limit of requests in flight, reads are answered at once as timed out and the client tries
- * another access node.
+ * another access node. Where the overlay expects untrusted nodes (salted roots on), reads are made
+ * verified: a copy whose signature fails here is never relayed, and the read widens instead.
  */
 public final class AccessPoint {
     private final OverlayNode node;
@@ -38,7 +39,7 @@ public final class AccessPoint {
         }
         inFlight++;
         int ttl = Math.max(1, Math.min(read.ttl(), 64));
-        node.read(read.guid(), ttl, result -> {
+        node.readForClient(read.guid(), ttl, true, result -> {
             inFlight--;
             served++;
             node.send(client.address(), new ClientReadReply(read.requestId(), read.guid(), result.found() ? null : result.failure(),

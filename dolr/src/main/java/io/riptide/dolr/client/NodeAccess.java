@@ -32,7 +32,7 @@ public final class NodeAccess implements OverlayAccess {
 
     @Override
     public void read(Id guid, int ttl, Consumer<ObjectRead> done) {
-        node.read(guid, ttl, useBloom, r -> done.accept(ObjectRead.of(r)));
+        node.readForClient(guid, ttl, useBloom, r -> done.accept(ObjectRead.of(r)));
     }
 
     @Override

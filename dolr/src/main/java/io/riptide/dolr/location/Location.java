@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,6 +74,7 @@ public final class Location {
     private final java.util.function.Function<Id, CompletableFuture<byte[]>> replicaHead;
     private final Supplier<List<Id>> replicas;
     private int republishSlice;
+    private long publishRetries;
     private final LocalArea area;
     private final LeafSet leafSet;
     private final PeerTable peers;
@@ -137,6 +139,7 @@ public final class Location {
                     BiConsumer<NodeHandle, LongConsumer> measure) {
         this.env = env;
         this.config = config;
+        this.saltedRoots = config.saltedRoots();
         this.forwarder = forwarder;
         this.hops = hops;
         this.pointers = pointers;
@@ -184,10 +187,42 @@ public final class Location {
 
     // ---- publishing ----------------------------------------------------------------------------
 
-    /** Announces that this node holds a replica of {@code guid}. */
+    /**
+     * Announces that this node holds a replica of {@code guid}. With salted roots on (an overlay that
+     * expects hostile nodes), every root is asked to confirm, and a publish it does not confirm is
+     * sent again by other first hops ({@link #PUBLISH_TRIES} in all): a hostile hop that drops the
+     * publish and plants a pointer to itself would otherwise keep the replica out of that root's list.
+     */
     public void publish(Id guid) {
-        forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), false, 0)));
-        publishToSaltedRoots(guid, false);
+        if (saltedRoots == 0) {
+            forwarder.route(new Routed(guid, env.self(), 0, 0, new Publish(guid, env.self(), false, 0)));
+            return;
+        }
+        for (int salt = 0; salt <= saltedRoots; salt++) {
+            publishConfirmed(guid, SaltedRoots.key(guid, salt), new HashSet<>(), PUBLISH_TRIES);
+        }
+    }
+
+    /** Tries a publish to each root makes, where roots confirm (salted roots on). */
+    static final int PUBLISH_TRIES = 3;
+
+    private void publishConfirmed(Id guid, Id rootKey, Set<Id> firstHopsTried, int triesLeft) {
+        long ackId = publishAcks.add(config.locateDeadline(), rooted -> {
+            if (!rooted && triesLeft > 1 && holdsReplica.test(guid)) {
+                publishRetries++;
+                publishConfirmed(guid, rootKey, firstHopsTried, triesLeft - 1);
+            }
+        }, () -> false);
+        NodeHandle first = forwarder.route(new Routed(rootKey, env.self(), 0, 0, new Publish(guid, env.self(), false, ackId)),
+                firstHopsTried);
+        if (first != null) {
+            firstHopsTried.add(first.id());
+        }
+    }
+
+    /** Publishes sent again because their root did not confirm them (salted roots on). */
+    public long publishRetries() {
+        return publishRetries;
     }
 
     /**

@@ -16,6 +16,7 @@ import io.riptide.dolr.dissemination.TreeView;
 import io.riptide.dolr.routing.RoutingTable;
 import io.riptide.dolr.store.DiskWrites;
 import io.riptide.dolr.transport.TransportMetrics;
+import io.riptide.dolr.secure.RedundantReadStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,7 +74,7 @@ public final class NodeReport implements StatusSource {
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
                             long failuresDetected, long departuresHeard, long malformed, long routesDropped, long probesSent,
                             long refusedOverSourceLimit, String lastSourceRefused, long probeAnswersRefused, int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor,
-                            Keys keys) {
+                            Keys keys, RedundantReadStats verifiedReads) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
             RoutingTable table = n.routingTable();
@@ -120,7 +121,8 @@ public final class NodeReport implements StatusSource {
                             n.updateCheckIfAny().map(ReplicaUpdateCheck::keyRecordsRefused).orElse(0L),
                             n.revokedKeys().forged() + n.revokedKeys().unknownSigners(),
                             n.updateCheckIfAny().map(ReplicaUpdateCheck::revokedRefused).orElse(0L),
-                            n.revokedReplicasDropped()));
+                            n.revokedReplicasDropped()),
+                    n.redundantReadStats());
         }
     }
 
@@ -251,6 +253,16 @@ public final class NodeReport implements StatusSource {
                 .counter("riptide_node_revoked_replicas_dropped_total",
                         "Replicas dropped from the store because the key that signed them was revoked.",
                         s.keys().replicasDropped());
+        RedundantReadStats r = s.verifiedReads();
+        m.counter("riptide_node_verified_reads_total",
+                        "Reads made verified (for clients where salted roots are on): a copy failing the provider's "
+                                + "signature check is never handed on.", r.reads())
+                .counter("riptide_node_verified_reads_widened_total",
+                        "Verified reads whose plain attempt failed, lied or was late, so that more routes, the roots' "
+                                + "lists of holders and those holders were tried.", r.widened())
+                .counter("riptide_node_verified_reads_forged_refused_total",
+                        "Answers to verified reads refused because their bytes failed the check (forged or stale).",
+                        r.refused());
         if (s.disk() != null) {
             DiskStats.Snapshot d = s.disk();
             m.counter("riptide_store_disk_flushes_total", "Write-buffer flushes completed by the disk tier.", d.flushes())

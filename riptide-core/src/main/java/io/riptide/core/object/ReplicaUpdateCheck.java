@@ -49,7 +49,7 @@ public final class ReplicaUpdateCheck {
 
     /** Whether {@code data} may replace what this node holds for {@code guid}; counts the verdict. */
     public boolean admits(Id guid, byte[] data) {
-        Verification v = check(guid, data);
+        Verification v = check(guid, data, true);
         if (v.ok()) {
             accepted++;
             return true;
@@ -59,7 +59,25 @@ public final class ReplicaUpdateCheck {
         return false;
     }
 
-    private Verification check(Id guid, byte[] data) {
+    /**
+     * Whether {@code data}, read for {@code guid}, is what its provider signed (and no older than this
+     * node's floor): the check of {@link #admits} without its counts, for an access node's verified
+     * reads. Key records pass when they decode; whoever learns them judges their signatures. Data that
+     * is no web object fails: a client reads web objects, and junk must not end a read.
+     */
+    public boolean authentic(Id guid, byte[] data) {
+        if (KeyRecords.isKeyRecords(data)) {
+            try {
+                KeyRecords.fromBytes(data);
+                return true;
+            } catch (ObjectFormatException e) {
+                return false;
+            }
+        }
+        return check(guid, data, false).ok();
+    }
+
+    private Verification check(Id guid, byte[] data, boolean counted) {
         if (KeyRecords.isKeyRecords(data)) {
             return checkKeyRecords(guid, data);
         }
@@ -67,7 +85,7 @@ public final class ReplicaUpdateCheck {
             try {
                 VariantRecord record = VariantRecord.fromBytes(data);
                 if (keys.isRevoked(record.provider())) {
-                    revokedRefused++;
+                    revokedRefused += counted ? 1 : 0;
                     return Verification.rejected(RejectReason.REVOKED_KEY, "variant record " + guid.shortHex()
                             + " is signed by revoked key " + record.provider());
                 }
@@ -80,6 +98,10 @@ public final class ReplicaUpdateCheck {
         try {
             copy = CachedCopy.fromBytes(data, maxBodyBytes);
         } catch (ObjectFormatException e) {
+            if (!counted) {
+                return Verification.rejected(RejectReason.MALFORMED, "undecodable data read for " + guid.shortHex()
+                        + ": a client reads web objects: " + e.getMessage());
+            }
             if (floor.floor(guid) > 0) {
                 return Verification.rejected(RejectReason.MALFORMED, "undecodable data for " + guid.shortHex()
                         + ", which holds a signed object: " + e.getMessage());
@@ -88,7 +110,7 @@ public final class ReplicaUpdateCheck {
         }
         ObjectCertificate certificate = copy.object().certificate();
         if (keys.isRevoked(certificate.provider())) {
-            revokedRefused++;
+            revokedRefused += counted ? 1 : 0;
             return Verification.rejected(RejectReason.REVOKED_KEY, "object " + guid.shortHex() + " is signed by revoked key "
                     + certificate.provider());
         }
@@ -97,7 +119,7 @@ public final class ReplicaUpdateCheck {
             Verification beat = verifier(certificate.provider()).verifyHeartbeat(copy.heartbeat().get(), certificate);
             v = beat.ok() ? v : beat;
         }
-        if (certificate.isTombstone()) {
+        if (certificate.isTombstone() && counted) {
             if (v.ok()) {
                 tombstonesAccepted++;
             } else {

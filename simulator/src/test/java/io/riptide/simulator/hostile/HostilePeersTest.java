@@ -3,15 +3,25 @@ package io.riptide.simulator.hostile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.riptide.core.crypto.SigningKey;
+import io.riptide.core.http.Headers;
 import io.riptide.core.id.Id;
+import io.riptide.core.object.CachedCopy;
+import io.riptide.core.object.ObjectCertificate;
+import io.riptide.core.object.ObjectFormatException;
+import io.riptide.core.object.ObjectNames;
+import io.riptide.core.object.StoredResponse;
+import io.riptide.core.object.WebObject;
 import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.client.NodeAccess;
 import io.riptide.dolr.location.LocateResult;
 import io.riptide.dolr.secure.RedundantReadStats;
 import io.riptide.dolr.simulation.GroupLatency;
 import io.riptide.dolr.simulation.SimulatedOverlay;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,15 +46,33 @@ class HostilePeersTest {
     private static final int NODES = 150;
     private static final int OBJECTS = 20;
     private static final int READS = 300;
+    private static final SigningKey PROVIDER = SigningKey.fromSeed(new byte[32]);
 
     @ParameterizedTest
-    @ValueSource(longs = {1, 2, 3, 4, 5})
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
     void verifiedReadsOfHonestObjectsSucceedAndNoForgedByteIsServed(long seed) {
-        Outcome o = run(seed, NODES / 5);
+        Outcome o = run(seed, NODES / 5, 4, false);
         assertEquals(0, o.forgedServed(), "forged bytes served by verified reads");
         assertTrue(o.verified() >= 0.99, "verified reads succeeded " + o.verified() + ", plain " + o.plain());
         assertTrue(o.plainForged() > 0, "plain reads did return forged bytes: what verification is for");
         assertTrue(o.tally().forgedSent() > 0 && o.tally().dropped() > 0, "the hostile nodes did act");
+    }
+
+    /**
+     * A browser proxy's reads, through its access node's client path ({@code NodeAccess}, as the
+     * simulator's proxies read): with salted roots on the node checks the provider's signature and
+     * reads redundantly; with them off (the default) the proxy gets what the plain read found, forged
+     * copies included, and would go to the origin.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2})
+    void aClientsReadThroughAnAccessNodeIsVerifiedWhereSaltedRootsAreOn(long seed) {
+        Outcome on = run(seed, NODES / 5, 4, true);
+        assertEquals(0, on.forgedServed(), "forged bytes relayed to the client");
+        assertTrue(on.verified() >= 0.99, "client reads succeeded " + on.verified());
+        Outcome off = run(seed, NODES / 5, 0, true);
+        assertTrue(off.verified() < on.verified() && off.forgedServed() > 0,
+                "without salted roots the client gets the plain read: " + off.verified() + ", forged " + off.forgedServed());
     }
 
     /**
@@ -54,7 +82,7 @@ class HostilePeersTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 2})
     void anHonestOverlayPaysAlmostNothingMore(long seed) {
-        Outcome o = run(seed, 0);
+        Outcome o = run(seed, 0, 4, false);
         assertEquals(1.0, o.verified(), "verified reads succeeded");
         assertEquals(1.0, o.plain(), "plain reads succeeded");
         assertTrue(o.stats().widened() <= READS / 20, o.stats().widened() + " of " + READS + " reads widened");
@@ -64,10 +92,14 @@ class HostilePeersTest {
                            RedundantReadStats stats) {
     }
 
-    private static Outcome run(long seed, int hostileNodes) {
+    /**
+     * {@code clientPath}: each read is a client's ({@link NodeAccess}, the node's own judgement of the
+     * bytes) rather than {@code readVerified} with the test's; the plain read beside it either way.
+     */
+    private static Outcome run(long seed, int hostileNodes, int saltedRoots, boolean clientPath) {
         Simulation sim = new Simulation(seed);
         GroupLatency latency = new GroupLatency(5);
-        SimulatedOverlay overlay = new SimulatedOverlay(sim, latency, DolrConfig.defaults(), latency::groupOf,
+        SimulatedOverlay overlay = new SimulatedOverlay(sim, latency, DolrConfig.defaults().withSaltedRoots(saltedRoots), latency::groupOf,
                 v -> OverlayApplication.NONE);
         SplittableRandom choice = new SplittableRandom(seed ^ 0x4057);
         Set<Integer> hostile = new HashSet<>();
@@ -86,14 +118,12 @@ class HostilePeersTest {
         sim.runFor(Duration.ofSeconds(30).toNanos());
         List<Integer> honest = new ArrayList<>(vertices);
         honest.removeAll(hostile);
-        for (int v : vertices) {
-            overlay.node(v).useSaltedRoots(4);
-        }
 
         Id[] guids = new Id[OBJECTS];
         for (int i = 0; i < OBJECTS; i++) {
-            guids[i] = Id.hash("hostile/" + i);
-            byte[] data = ("object " + i + " as its provider signed it").getBytes();
+            String url = "http://example.com/hostile/" + i;
+            guids[i] = ObjectNames.objectGuid(PROVIDER.publicKey(), url, "");
+            byte[] data = signed(url, i);
             truth.put(guids[i], data);
             overlay.node(honest.get(choice.nextInt(honest.size()))).storeReplica(guids[i], data);
         }
@@ -105,13 +135,21 @@ class HostilePeersTest {
             Id guid = guids[choice.nextInt(OBJECTS)];
             byte[] want = truth.get(guid);
             OverlayNode reader = overlay.node(honest.get(choice.nextInt(honest.size())));
-            reader.readVerified(guid, 32, data -> {
-                boolean ok = Arrays.equals(data, want); // the signature check, in effect
-                if (!ok) {
-                    verified[2]++;
-                }
-                return ok;
-            }, result -> count(result, want, verified));
+            if (clientPath) {
+                new NodeAccess(reader).read(guid, 32, read -> {
+                    if (read.found()) {
+                        verified[Arrays.equals(read.data(), want) ? 0 : 1]++;
+                    }
+                });
+            } else {
+                reader.readVerified(guid, 32, data -> {
+                    boolean ok = Arrays.equals(data, want); // the signature check, in effect
+                    if (!ok) {
+                        verified[2]++;
+                    }
+                    return ok;
+                }, result -> count(result, want, verified));
+            }
             reader.read(guid, 32, result -> {
                 if (result.found() && result.data() != null) {
                     plain[Arrays.equals(result.data(), want) ? 0 : 1]++;
@@ -129,9 +167,10 @@ class HostilePeersTest {
                     sum.directReads() + s.directReads());
         }
         Outcome o = new Outcome(verified[0] / (double) READS, verified[1], plain[0] / (double) READS, plain[1], tally, sum);
-        System.out.printf("hostile seed %d, %d hostile: verified %.4f (refused %d), plain %.4f (forged %d); hostile dropped %d"
+        System.out.printf("hostile seed %d, %d hostile, %d salted roots%s: verified %.4f (refused %d), plain %.4f (forged %d); hostile dropped %d"
                         + " misrouted %d withheld %d forged %d false pointers %d; reads widened %d, extra routed attempts %d,"
-                        + " replica lists %d, listed holders read %d%n", seed, hostileNodes, o.verified(), verified[2], o.plain(),
+                        + " replica lists %d, listed holders read %d%n", seed, hostileNodes, saltedRoots,
+                clientPath ? ", client reads" : "", o.verified(), verified[2], o.plain(),
                 plain[1], tally.dropped(), tally.misrouted(), tally.withheld(), tally.forgedSent(), tally.falsePointers(),
                 sum.widened(), sum.extraAttempts(), sum.listings(), sum.directReads());
         return o;
@@ -143,10 +182,24 @@ class HostilePeersTest {
         }
     }
 
-    /** The object with its body tampered with: what a hostile holder would pass off. */
+    private static byte[] signed(String url, int i) {
+        byte[] body = ("object " + i + " as its provider signed it").getBytes(StandardCharsets.UTF_8);
+        StoredResponse r = new StoredResponse(200, "OK", Headers.of("cache-control", "max-age=600"), body);
+        return CachedCopy.of(WebObject.of(ObjectCertificate.sign(PROVIDER, url, "", 1, r, 1_000, 1_000, 600), body)).toBytes();
+    }
+
+    /** The object with its body tampered with, under the provider's certificate: what a hostile holder would pass off. */
     private static byte[] forged(byte[] honest) {
-        byte[] out = honest == null ? new byte[] {0} : honest.clone();
-        out[out.length - 1] ^= 1;
-        return out;
+        if (honest == null) {
+            return new byte[] {0};
+        }
+        try {
+            WebObject real = CachedCopy.fromBytes(honest, 1 << 20).object();
+            byte[] body = real.response().body().clone();
+            body[body.length - 1] ^= 1;
+            return CachedCopy.of(WebObject.of(real.certificate(), body)).toBytes();
+        } catch (ObjectFormatException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
