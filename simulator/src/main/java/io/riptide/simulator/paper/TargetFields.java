@@ -24,6 +24,7 @@ public final class TargetFields {
             Map.entry("routing-scale", List.of("route_mean_hops", "route_p50_rdp", "local_locate_p50_rdp", "locate_success_rate")),
             Map.entry("churn", List.of("lookup_success_after_failure", "repair_time_s")),
             Map.entry("faults", List.of("invariants_violated", "violations", "faults_injected_total", "replay")),
+            Map.entry("hostile", List.of("client_read_success_rate", "forged_bytes_served", "plain_read_success_rate")),
             Map.entry("paper", List.of("figures", "targets_met")));
 
     private TargetFields() {

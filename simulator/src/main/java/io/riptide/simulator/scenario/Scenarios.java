@@ -37,6 +37,7 @@ public final class Scenarios {
                 new HitLatencyScenario(),
                 new TraceReplayScenario(),
                 new FaultsScenario(),
+                new HostileScenario(),
                 new PaperScenario()));
     }
 
