@@ -43,7 +43,7 @@ class RiptideTest {
         assertEquals(2, cli.run("simulate", "no-such-thing", "--out", dir.toString()));
         assertTrue(cli.err().contains("Unknown scenario 'no-such-thing'"), cli.err());
         assertTrue(cli.err().contains("Known scenarios: "), cli.err());
-        for (String name : new String[] {"churn", "dissemination", "placement-load", "routing-scale", "service-discovery", "topology"}) {
+        for (String name : new String[] {"churn", "dissemination", "hostile", "placement-load", "routing-scale", "service-discovery", "topology"}) {
             assertTrue(cli.err().contains(name), name + " in " + cli.err());
         }
     }
