@@ -35,15 +35,8 @@ public final class PurgeAction implements AdminAction {
         if (urls.size() != 1 || urls.get(0).isBlank()) {
             return CompletableFuture.completedFuture(new Answer(400, "give the URL to purge once: POST " + PATH + "?url=URL"));
         }
-        CompletableFuture<PurgeResult> result = new CompletableFuture<>();
         // The purger is protocol code: it runs on the node's loop, like everything the node does.
-        server.call(node -> {
-            gateway.get().purger().purge(urls.get(0), result::complete);
-            return null;
-        }).exceptionally(e -> {
-            result.completeExceptionally(e);
-            return null;
-        });
+        CompletableFuture<PurgeResult> result = OnNodeLoop.answer(server, done -> gateway.get().purger().purge(urls.get(0), done));
         return result.thenApply(r -> {
             if (r.ok()) {
                 LOG.info("operator purge: {}", r.message());

@@ -48,14 +48,7 @@ public final class RevokeAction implements AdminAction {
         } catch (IllegalArgumentException | ObjectFormatException e) {
             return CompletableFuture.completedFuture(new Answer(400, "not key records: " + e.getMessage()));
         }
-        CompletableFuture<RevokeResult> result = new CompletableFuture<>();
-        server.call(node -> {
-            gateway.get().keys().revoke(records, result::complete);
-            return null;
-        }).exceptionally(e -> {
-            result.completeExceptionally(e);
-            return null;
-        });
+        CompletableFuture<RevokeResult> result = OnNodeLoop.answer(server, done -> gateway.get().keys().revoke(records, done));
         return result.thenApply(r -> {
             if (r.ok()) {
                 LOG.warn("operator revocation: {}", r.message());
