@@ -1008,6 +1008,11 @@ public final class OverlayNode implements MessageHandler {
         return membership.refusedOverSourceLimit();
     }
 
+    /** Join requests left unanswered because their source had started its most joins through this node this minute. */
+    public long joinsRefused() {
+        return membership.joinsRefused();
+    }
+
     /** The source (address prefix) of the last peer refused over the per-source limit, or null if none was. */
     public String lastSourceRefused() {
         return membership.lastSourceRefused();

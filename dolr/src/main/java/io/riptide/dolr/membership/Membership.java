@@ -24,6 +24,7 @@ import io.riptide.dolr.routing.RouteForwarder;
 import io.riptide.dolr.routing.RouteHandler;
 import io.riptide.dolr.routing.RoutingMessages.Routed;
 import io.riptide.dolr.routing.RoutingTable;
+import io.riptide.dolr.secure.SourceGroup;
 import io.riptide.dolr.secure.SourceLimit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,6 +56,9 @@ public final class Membership implements RouteHandler {
     // At most one correction per sender per heartbeat, the rate at which an honest sender gossips.
     private final Throttle<Id> corrections;
     private final SourceLimit sourceLimit;
+    // Joins this node starts for each source (address prefix) a minute: see onJoinRequest.
+    private final Throttle<String> joinsBySource;
+    private long joinsRefused;
     private long correctionsSent;
     private boolean joined;
     private boolean maintainedOnce;
@@ -80,6 +84,23 @@ public final class Membership implements RouteHandler {
         this.localNeighbours = localNeighbours;
         this.corrections = Throttle.oncePer(config.heartbeatInterval(), 256);
         this.sourceLimit = new SourceLimit(config.sourceLimits(), this::routingState);
+        this.joinsBySource = Throttle.perWindow(JOIN_WINDOW, joinsPerSource(config), MAX_JOIN_SOURCES);
+    }
+
+    /** The window over which joins are counted per source. */
+    static final Duration JOIN_WINDOW = Duration.ofMinutes(1);
+    /** Sources whose joins are remembered, at most (the oldest forgotten first). */
+    static final int MAX_JOIN_SOURCES = 4096;
+
+    /**
+     * Joins one source may start through this node in {@link #JOIN_WINDOW}: as many as its limit of
+     * node IDs could ask for if each retried at the join timeout all the while. A Sybil's join costs
+     * every node on its path a {@code JoinState} of table rows, so a source that joins more than its
+     * IDs could is only spending others' uplinks.
+     */
+    static int joinsPerSource(DolrConfig config) {
+        long retries = Math.max(1, JOIN_WINDOW.toNanos() / Math.max(1, config.joinTimeout().toNanos()));
+        return (int) Math.min(Integer.MAX_VALUE, config.sourceLimits().idsPerSource() * retries);
     }
 
     private Iterable<NodeHandle> routingState() {
@@ -150,6 +171,11 @@ public final class Membership implements RouteHandler {
     /** A new node asks this one to route its join. */
     public void onJoinRequest(NodeHandle from, JoinRequest request) {
         if (!joined || !request.joiner().id().equals(from.id())) {
+            return;
+        }
+        String source = SourceGroup.of(from.address(), config.sourceLimits());
+        if (source != null && !joinsBySource.admit(source, env.nowNanos())) {
+            joinsRefused++; // unanswered: the joiner retries at its join timeout, as after a loss
             return;
         }
         peers.rejoined(from.id());
@@ -467,6 +493,11 @@ public final class Membership implements RouteHandler {
     /** Nodes refused a place in the routing state because their source address had the most IDs allowed. */
     public long refusedOverSourceLimit() {
         return sourceLimit.refused();
+    }
+
+    /** Join requests left unanswered because their source had started its most joins through this node this minute. */
+    public long joinsRefused() {
+        return joinsRefused;
     }
 
     /** The source (address prefix) of the last node refused over the per-source limit, or null. */

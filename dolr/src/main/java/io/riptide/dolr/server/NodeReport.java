@@ -73,7 +73,7 @@ public final class NodeReport implements StatusSource {
                             List<List<String>> leafSet, List<List<String>> neighbours, int replicas, long replicaBytes,
                             List<Id> someReplicas, int pointers, int peers, int trees, List<List<String>> someTrees,
                             long failuresDetected, long departuresHeard, long malformed, long routesDropped, long probesSent,
-                            long refusedOverSourceLimit, String lastSourceRefused, long probeAnswersRefused, int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor,
+                            long refusedOverSourceLimit, long joinsRefused, String lastSourceRefused, long probeAnswersRefused, int bodies, long evictions, DiskStats.Snapshot disk, DiskWrites.Stats writes, Floor floor,
                             Keys keys, RedundantReadStats verifiedReads) {
         static Snapshot of(OverlayNode n) {
             Function<NodeHandle, String> rtt = h -> millis(n.peers().rtt(h.id()));
@@ -111,7 +111,7 @@ public final class NodeReport implements StatusSource {
             return new Snapshot(n.self().id(), n.self().address().toString(), n.isJoined(), rows, table.all().size(), leaves,
                     near, n.replicas().objects(), n.replicas().payloadBytes(), n.replicas().guids().stream().limit(LISTED).toList(),
                     n.pointers().size(), n.peers().size(), n.treeCount(), trees, n.failuresDetected(), n.departuresHeard(), n.malformed(),
-                    n.routesDropped(), n.probesSent(), n.refusedOverSourceLimit(), n.lastSourceRefused(), n.probeAnswersRefused(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
+                    n.routesDropped(), n.probesSent(), n.refusedOverSourceLimit(), n.joinsRefused(), n.lastSourceRefused(), n.probeAnswersRefused(), n.replicas().bodies(), n.replicaEvictions(), n.diskStats().orElse(null),
                     n.diskWrites().orElse(null), n.versionFloorIfAny().map(f -> new Floor(f.size(), f.refused(),
                     n.updateCheckIfAny().map(ReplicaUpdateCheck::refused).orElse(0L),
                     n.updateCheckIfAny().map(ReplicaUpdateCheck::tombstonesAccepted).orElse(0L),
@@ -205,9 +205,10 @@ public final class NodeReport implements StatusSource {
                         s.routesDropped())
                 .counter("riptide_node_probes_sent_total", "Liveness and RTT probes sent.", s.probesSent())
                 .counter("riptide_node_admissions_refused_total",
-                        "Peers refused a place in the routing table and leaf set, by reason: their source address "
-                                + "(prefix) had the most node IDs allowed.",
-                        "reason", Map.of("source-limit", s.refusedOverSourceLimit()))
+                        "Peers refused by reason: a place in the routing table and leaf set, their source address "
+                                + "(prefix) having the most node IDs allowed (source-limit); a join routed for them, their "
+                                + "source having started its most joins through this node this minute (join-rate).",
+                        "reason", Map.of("source-limit", s.refusedOverSourceLimit(), "join-rate", s.joinsRefused()))
                 .counter("riptide_node_probe_answers_refused_total",
                         "Probe answers ignored because another node ID or another address answered than the probed "
                                 + "handle names (a handle learned second-hand that its address does not prove).",

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.riptide.core.id.Id;
+import io.riptide.core.runtime.NodeAddress;
 import io.riptide.core.runtime.NodeHandle;
 import io.riptide.core.runtime.sim.Simulation;
 import io.riptide.dolr.DolrConfig;
 import io.riptide.dolr.OverlayApplication;
 import io.riptide.dolr.OverlayNode;
+import io.riptide.dolr.membership.MembershipMessages.JoinRequest;
 import io.riptide.dolr.simulation.GroupLatency;
 import io.riptide.dolr.simulation.SimulatedOverlay;
 import java.math.BigInteger;
@@ -89,5 +91,42 @@ class SybilAdmissionTest {
         Outcome open = attack(64);
         assertEquals(8, open.hostileInRightSide(), "the control: the attack works when the limit is out of reach; " + open);
         assertEquals(0, open.refused(), open.toString());
+    }
+
+    /**
+     * Joins are routed by the node a joiner asks, and every node on the path answers with table rows:
+     * one source asking for many joins spends others' uplinks. The entry node starts at most
+     * {@code joinsPerSource} a minute for one source (its ID limit times the retries one joiner makes
+     * at the join timeout), leaves the rest unanswered and counts them; other sources are not held up,
+     * and a minute later the source may join again.
+     */
+    @Test
+    void oneSourceStartsAtMostItsShareOfJoinsAMinuteThroughOneNode() {
+        DolrConfig config = DolrConfig.defaults()
+                .withSourceLimits(SourceLimits.defaults().withIdsPerSource(1).withPrefixes(24, 64));
+        Simulation sim = new Simulation(12);
+        GroupLatency latency = new GroupLatency(3);
+        SimulatedOverlay overlay = new SimulatedOverlay(sim, latency, config, latency::groupOf);
+        List<Integer> honest = new ArrayList<>();
+        for (int k = 0; k < 10; k++) {
+            honest.add(256 * k);
+        }
+        overlay.addAll(honest, Duration.ofMillis(50), Duration.ofSeconds(60), () -> { });
+        sim.runFor(Duration.ofSeconds(10).toNanos());
+        OverlayNode entry = overlay.node(0);
+        int perMinute = (int) (Duration.ofMinutes(1).toNanos() / config.joinTimeout().toNanos()); // 1 ID, 12 tries
+        for (int i = 0; i < 30; i++) {
+            NodeHandle sybil = new NodeHandle(Id.hash("sybil " + i), NodeAddress.simulated(HOSTILE_BASE + i));
+            entry.onMessage(sybil, new JoinRequest(sybil));
+        }
+        assertEquals(30 - perMinute, entry.joinsRefused(), "joins over the source's share a minute");
+        NodeHandle other = new NodeHandle(Id.hash("another source"), NodeAddress.simulated(256 * 40));
+        entry.onMessage(other, new JoinRequest(other));
+        assertEquals(30 - perMinute, entry.joinsRefused(), "another source is not held up");
+
+        sim.runFor(Duration.ofSeconds(61).toNanos());
+        NodeHandle later = new NodeHandle(Id.hash("sybil later"), NodeAddress.simulated(HOSTILE_BASE + 40));
+        entry.onMessage(later, new JoinRequest(later));
+        assertEquals(30 - perMinute, entry.joinsRefused(), "a minute later the source may join again");
     }
 }
