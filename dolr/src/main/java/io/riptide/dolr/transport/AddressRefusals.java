@@ -1,8 +1,6 @@
 package io.riptide.dolr.transport;
 
 import java.net.SocketAddress;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,11 +14,10 @@ import org.slf4j.LoggerFactory;
  */
 final class AddressRefusals {
     private static final Logger LOG = LoggerFactory.getLogger(AddressRefusals.class);
-    static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+    static final long WARN_EVERY_NANOS = WarnGate.EVERY_NANOS;
 
     private final TransportCounters counters;
-    private final LongSupplier nanoTime;
-    private final AtomicLong lastWarned;
+    private final WarnGate warnGate;
 
     AddressRefusals(TransportCounters counters) {
         this(counters, System::nanoTime);
@@ -28,16 +25,13 @@ final class AddressRefusals {
 
     AddressRefusals(TransportCounters counters, LongSupplier nanoTime) {
         this.counters = counters;
-        this.nanoTime = nanoTime;
-        this.lastWarned = new AtomicLong(nanoTime.getAsLong() - WARN_EVERY_NANOS);
+        this.warnGate = new WarnGate(nanoTime);
     }
 
     /** {@code peer} was refused for {@code reason}; returns whether that was logged at WARN. */
     boolean refused(SocketAddress peer, String reason) {
         counters.handshakeAddressRefused();
-        long now = nanoTime.getAsLong();
-        long last = lastWarned.get();
-        if (now - last >= WARN_EVERY_NANOS && lastWarned.compareAndSet(last, now)) {
+        if (warnGate.open()) {
             LOG.warn("refused peer {}: its connection does not prove its address: {} (further refusals within a minute "
                     + "at DEBUG; all counted in riptide_transport_handshakes_address_refused_total; see "
                     + "accept-unproved-addresses)", peer, reason);

@@ -1,8 +1,6 @@
 package io.riptide.dolr.transport;
 
 import java.net.SocketAddress;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,11 +13,10 @@ import org.slf4j.LoggerFactory;
  */
 final class VersionRefusals {
     private static final Logger LOG = LoggerFactory.getLogger(VersionRefusals.class);
-    static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+    static final long WARN_EVERY_NANOS = WarnGate.EVERY_NANOS;
 
     private final TransportCounters counters;
-    private final LongSupplier nanoTime;
-    private final AtomicLong lastWarned;
+    private final WarnGate warnGate;
 
     VersionRefusals(TransportCounters counters) {
         this(counters, System::nanoTime);
@@ -27,8 +24,7 @@ final class VersionRefusals {
 
     VersionRefusals(TransportCounters counters, LongSupplier nanoTime) {
         this.counters = counters;
-        this.nanoTime = nanoTime;
-        this.lastWarned = new AtomicLong(nanoTime.getAsLong() - WARN_EVERY_NANOS);
+        this.warnGate = new WarnGate(nanoTime);
     }
 
     /**
@@ -37,9 +33,7 @@ final class VersionRefusals {
      */
     boolean refused(SocketAddress peer, WireVersions ours, WireVersions.Offer offer) {
         counters.handshakeVersionRefused();
-        long now = nanoTime.getAsLong();
-        long last = lastWarned.get();
-        if (now - last >= WARN_EVERY_NANOS && lastWarned.compareAndSet(last, now)) {
+        if (warnGate.open()) {
             LOG.warn("refused {}: {} (further refusals within a minute at DEBUG; all counted in "
                     + "riptide_transport_handshakes_version_refused_total)", peer, ours.noneInCommon(offer));
             return true;
